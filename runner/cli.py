@@ -1,0 +1,70 @@
+"""`td-runner` command line: parse arguments, dispatch to runner/commands/<name>.py, map errors to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import traceback
+from typing import Sequence, TextIO
+
+import attrs
+
+from runner import __version__
+from runner.errors import ExitCode, UserError
+
+#: Subcommand modules under runner/commands/, in the order `--help` lists them.
+SUBCOMMANDS = ("verify",)
+
+
+@attrs.frozen
+class Streams:
+    """Where a command writes; injected so the CLI can be tested in-process."""
+
+    out: TextIO
+    err: TextIO
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so usage errors map to exit 2 in one place."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UserError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="td-runner", description="Run and check Entelect 2018 Tower Defence matches.")
+    parser.add_argument("--version", action="version", version=f"td-runner {__version__}")
+    parser.add_argument("--traceback", action="store_true", help="re-raise unexpected errors (debugging)")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"runner.commands.{name}")
+        sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(sub)
+        sub.set_defaults(handler=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run one `td-runner` command and return its exit code (see runner.errors.ExitCode)."""
+    streams = Streams(out or sys.stdout, err or sys.stderr)
+    args = None
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            raise UserError("no command given; try `td-runner --help`")
+        return int(args.handler(args, streams))
+    except UserError as exc:
+        print(f"error: {exc}", file=streams.err)
+        return ExitCode.USAGE
+    except KeyboardInterrupt:
+        print("interrupted", file=streams.err)
+        return ExitCode.INTERRUPTED
+    except BrokenPipeError:
+        return ExitCode.OK
+    except Exception:
+        if args is not None and getattr(args, "traceback", False):
+            raise
+        print("td-runner: unexpected error (a bug, please report it):", file=streams.err)
+        traceback.print_exc(file=streams.err)
+        return ExitCode.BUG
