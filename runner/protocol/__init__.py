@@ -1,0 +1,27 @@
+"""Records -> the exact text bots and logs see: JSON state, text map, console map, end-of-game file."""
+
+from __future__ import annotations
+
+from runner.engine.config import GameConfig
+from runner.engine.state import GameState
+from runner.protocol.console_map import ConsoleMapRenderer
+from runner.protocol.json_state import JsonStateRenderer
+from runner.protocol.text_map import TextMapRenderer
+
+
+class Renderers:
+    """All renderers of one config, built once (they precompute the config-dependent text)."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.json_state = JsonStateRenderer(config)
+        self.text_map = TextMapRenderer(config)
+        self.console_map = ConsoleMapRenderer(config)
+
+    def state_json(self, state: GameState, viewer: str) -> str:
+        return self.json_state.render(state, viewer)
+
+    def text(self, state: GameState, viewer: str) -> str:
+        return self.text_map.render(state, viewer)
+
+    def console(self, state: GameState) -> str:
+        return self.console_map.render(state)

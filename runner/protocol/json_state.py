@@ -1,0 +1,126 @@
+"""Render `state.json` (= JsonMap.json) exactly as the official engine's Gson output (spec 7.1).
+
+Speed matters (this runs twice per round): everything that depends only on the config is rendered once
+per config, and the mostly empty board is assembled from precomputed empty-cell strings.
+"""
+
+from __future__ import annotations
+
+from runner.engine.config import STATS_ORDER, BuildingStats, BuildingType, GameConfig
+from runner.engine.state import GameState, HitCell, PlayerState
+from runner.protocol.view import View, cell_contents
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _stats_json(stats: BuildingStats) -> str:
+    return (
+        f'{{"health":{stats.health},"constructionTime":{stats.construction_time},"price":{stats.price},'
+        f'"weaponDamage":{stats.weapon_damage},"weaponSpeed":{stats.weapon_speed},'
+        f'"weaponCooldownPeriod":{stats.weapon_cooldown_period},'
+        f'"energyGeneratedPerTurn":{stats.energy_generated_per_turn},'
+        f'"destroyMultiplier":{stats.destroy_multiplier},"constructionScore":{stats.construction_score}}}'
+    )
+
+
+def _hit_cell_json(cell: HitCell) -> str:
+    return f'{{"x":{cell[0]},"y":{cell[1]},"playerType":"{cell[2]}"}}'
+
+
+class JsonStateRenderer:
+    """Renders one config's states for either viewer."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        prices = ",".join(f'"{t.name}":{config.buildings[t].price}' for t in STATS_ORDER)
+        stats = ",".join(f'"{t.name}":{_stats_json(config.buildings[t])}' for t in STATS_ORDER)
+        curtain = config.iron_curtain
+        self._details_tail = (
+            f',"maxRounds":{config.max_rounds},"mapWidth":{config.map_width},"mapHeight":{config.map_height},'
+            f'"roundIncomeEnergy":{config.round_income_energy},"buildingPrices":{{{prices}}},'
+            f'"buildingsStats":{{{stats}}},"ironCurtainStats":{{"activeRounds":{curtain.active_rounds},'
+            f'"resetPeriod":{curtain.reset_period},"price":{curtain.price},'
+            f'"constructionScore":{curtain.construction_score}}}}},"players":['
+        )
+        half = config.half
+        self._cell_head = {
+            (x, y): f'{{"x":{x},"y":{y},"buildings":['
+            for x in range(config.map_width)
+            for y in range(config.map_height)
+        }
+        self._owner_tail = {x: f'],"cellOwner":"{"A" if x < half else "B"}"}}' for x in range(config.map_width)}
+        self._empty_rows = [
+            [f'{self._cell_head[(x, y)]}],"missiles":[{self._owner_tail[x]}' for x in range(config.map_width)]
+            for y in range(config.map_height)
+        ]
+        self._building_parts = {t: self._building_template(config.buildings[t], t) for t in BuildingType}
+        self._views = {p: View(p, config.map_width) for p in "AB"}
+
+    @staticmethod
+    def _building_template(stats: BuildingStats, kind: BuildingType) -> tuple[str, str]:
+        """The constant middle pieces of a building object, around its weaponCooldownTimeLeft."""
+        before = (
+            f',"price":{stats.price},"weaponDamage":{stats.weapon_damage},"weaponSpeed":{stats.weapon_speed},'
+            '"weaponCooldownTimeLeft":'
+        )
+        after = (
+            f',"weaponCooldownPeriod":{stats.weapon_cooldown_period},"destroyMultiplier":{stats.destroy_multiplier},'
+            f'"constructionScore":{stats.construction_score},"energyGeneratedPerTurn":{stats.energy_generated_per_turn},'
+            f'"maxRange":{stats.max_range},"buildingType":"{kind.name}","energyPerShot":{stats.energy_per_shot},"x":'
+        )
+        return before, after
+
+    @staticmethod
+    def _player_json(player: PlayerState, label: str) -> str:
+        lifetime = player.iron_curtain_time_left
+        return (
+            f'{{"playerType":"{label}","energy":{player.energy},"health":{player.health},'
+            f'"hitsTaken":{player.hits_taken},"score":{player.score},'
+            f'"ironCurtainAvailable":{_bool(player.can_place_iron_curtain)},'
+            f'"activeIronCurtainLifetime":{lifetime},"isIronCurtainActive":{_bool(lifetime >= 0)}}}'
+        )
+
+    def render(self, state: GameState, viewer: str) -> str:
+        """The state as `viewer` ("A" or "B") receives it."""
+        view = self._views[viewer]
+        labels = view.labels
+        players = state.players
+        parts = [
+            '{"gameDetails":{"round":',
+            str(state.round),
+            self._details_tail,
+            self._player_json(players["A"], labels["A"]),
+            ",",
+            self._player_json(players["B"], labels["B"]),
+            '],"gameMap":[',
+        ]
+        rows = [list(row) for row in self._empty_rows]
+        for (x, y), (building, missiles) in cell_contents(state, view).items():
+            cell = [self._cell_head[(x, y)]]
+            if building is not None:
+                before, after = self._building_parts[building.type]
+                cell.append(
+                    f'{{"health":{building.health},"constructionTimeLeft":{building.construction_time_left}'
+                    f'{before}{building.weapon_cooldown_time_left}{after}{x},"y":{y},'
+                    f'"playerType":"{labels[building.owner]}"}}'
+                )
+            cell.append('],"missiles":[')
+            cell.append(
+                ",".join(
+                    f'{{"damage":{m.damage},"speed":{m.speed},"id":"{m.id}","x":{x},"y":{y},'
+                    f'"playerType":"{labels[m.owner]}"}}'
+                    for m in missiles
+                )
+            )
+            cell.append(self._owner_tail[x])
+            rows[y][x] = "".join(cell)
+        parts.append(",".join(f"[{','.join(row)}]" for row in rows))
+        # spec 2.4: the hit lists stay in engine coordinates and labels, even for B
+        parts.append('],"teslaHitList":[')
+        parts.append(",".join(f"[{','.join(_hit_cell_json(c) for c in hits)}]" for hits in state.tesla_hits))
+        parts.append('],"ironCurtainHitList":[')
+        parts.append(",".join(_hit_cell_json(c) for c in state.curtain_hits))
+        parts.append("]}")
+        return "".join(parts)

@@ -1,0 +1,42 @@
+"""A player's view of the board: B sees the board mirrored and the owner labels swapped (spec 2.4)."""
+
+from __future__ import annotations
+
+from runner.engine.state import Building, GameState, Missile
+
+_SWAP = {"A": "B", "B": "A"}
+
+
+class View:
+    """Coordinate and label transforms for one viewer; precomputed once per (width, viewer)."""
+
+    __slots__ = ("viewer", "mirrored", "width", "labels")
+
+    def __init__(self, viewer: str, width: int) -> None:
+        self.viewer = viewer
+        self.mirrored = viewer == "B"
+        self.width = width
+        #: engine owner -> label in this view
+        self.labels = _SWAP if self.mirrored else {"A": "A", "B": "B"}
+
+    def x(self, engine_x: int) -> int:
+        return self.width - 1 - engine_x if self.mirrored else engine_x
+
+    def owner(self, engine_owner: str) -> str:
+        return self.labels[engine_owner]
+
+
+def cell_contents(
+    state: GameState, view: View
+) -> dict[tuple[int, int], tuple[Building | None, list[Missile]]]:
+    """Occupied cells in view coordinates -> (building, missiles in missile-list order). Empty cells are absent."""
+    cells: dict[tuple[int, int], tuple[Building | None, list[Missile]]] = {}
+    for building in state.buildings:
+        cells[(view.x(building.x), building.y)] = (building, [])
+    for missile in state.missiles:
+        key = (view.x(missile.x), missile.y)
+        entry = cells.get(key)
+        if entry is None:
+            entry = cells[key] = (None, [])
+        entry[1].append(missile)
+    return cells
