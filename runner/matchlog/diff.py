@@ -1,0 +1,167 @@
+"""Compare two match logs round by round, player by player, file by file (`td-runner diff`).
+
+Default mode forgives what the official engine leaves non-deterministic (see matchlog/compare.py) and
+skips `Console/BotOutput.txt`, the bots' own stdout, which often holds timings. `strict` compares every
+file byte for byte, BotOutput.txt included.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import attrs
+
+from runner.matchlog.compare import (
+    TEXT_MAP_SECTIONS,
+    Difference,
+    compare_states,
+    compare_text,
+    json_differences,
+)
+from runner.matchlog.layout import (
+    BOT_OUTPUT,
+    CONSOLE,
+    END_GAME_STATE,
+    JSON_MAP,
+    PLAYER_COMMAND,
+    TEXT_MAP,
+    MatchLog,
+    read_text,
+    round_dir_name,
+)
+
+SEATS = ("A", "B")
+DEFAULT_FILES = (JSON_MAP, TEXT_MAP, PLAYER_COMMAND, CONSOLE)
+STRICT_FILES = DEFAULT_FILES + (BOT_OUTPUT,)
+_SNIPPET = 40
+
+
+@attrs.frozen
+class FileDifference:
+    """What differs in one file (or folder) of one round.
+
+    `player` is None for round-level things (the round folder, endGameState.txt); `file` is None when a
+    whole folder is missing. `missing` names the log ("A" = LOG_A, "B" = LOG_B) lacking the file/folder;
+    otherwise `fields` holds the first differing fields.
+    """
+
+    round: int
+    player: str | None
+    file: str | None
+    missing: str | None = None
+    fields: tuple[Difference, ...] = ()
+
+
+@attrs.frozen
+class DiffReport:
+    rounds_compared: int
+    differing_rounds: tuple[int, ...]
+    #: Every differing file of the first differing round (empty when the logs are identical).
+    first_round: tuple[FileDifference, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def identical(self) -> bool:
+        return not self.differing_rounds
+
+
+def _first_char_difference(expected: str, actual: str) -> Difference:
+    """Locate the first differing character (strict mode, when parsed JSON is equal: key order, spacing)."""
+    index = next((i for i, (a, b) in enumerate(zip(expected, actual)) if a != b), min(len(expected), len(actual)))
+    start = max(0, index - _SNIPPET // 2)
+    return Difference(f"char {index}", expected[start : index + _SNIPPET], actual[start : index + _SNIPPET])
+
+
+def compare_file(name: str, expected: str, actual: str, *, strict: bool, limit: int | None) -> list[Difference]:
+    """Differences between two versions of one log file ([] = same under the chosen mode)."""
+    if expected == actual:
+        return []
+    if name == JSON_MAP:
+        try:
+            if not strict:
+                return compare_states(expected, actual, ignore_list_order=True, limit=limit)
+            found = list(json_differences(json.loads(expected), json.loads(actual)))
+            return found[:limit] if found else [_first_char_difference(expected, actual)]
+        except ValueError:
+            pass  # not JSON on at least one side: fall back to lines
+    sections = TEXT_MAP_SECTIONS if name == TEXT_MAP and not strict else ()
+    return compare_text(expected, actual, sorted_sections=sections, limit=limit)
+
+
+class _LogDiffer:
+    def __init__(self, log_a: MatchLog, log_b: MatchLog, *, strict: bool, limit: int | None) -> None:
+        self.logs = {"A": log_a, "B": log_b}
+        self.files = STRICT_FILES if strict else DEFAULT_FILES
+        self.strict = strict
+        self.limit = limit
+
+    def _missing_side(self, path_of: dict[str, object]) -> str:
+        return "A" if path_of["A"] is None else "B"
+
+    def _player_dir_exists(self, log: MatchLog, number: int, seat: str) -> bool:
+        return (log.path / round_dir_name(number) / log.player_dirs[seat]).is_dir()
+
+    def round_differences(self, number: int, limit: int | None) -> Iterator[FileDifference]:
+        """Yield the differing files of one round present in both logs."""
+        log_a, log_b = self.logs["A"], self.logs["B"]
+        for seat in SEATS:
+            folder_missing = None
+            for name in self.files:
+                texts = {"A": log_a.player_file(number, seat, name), "B": log_b.player_file(number, seat, name)}
+                if texts["A"] is None and texts["B"] is None:
+                    continue
+                if texts["A"] is None or texts["B"] is None:
+                    side = self._missing_side(texts)
+                    if folder_missing is None:
+                        folder_missing = not self._player_dir_exists(self.logs[side], number, seat)
+                        if folder_missing:
+                            yield FileDifference(number, seat, None, missing=side)
+                    if not folder_missing:
+                        yield FileDifference(number, seat, name, missing=side)
+                    continue
+                fields = compare_file(name, texts["A"], texts["B"], strict=self.strict, limit=limit)
+                if fields:
+                    yield FileDifference(number, seat, name, fields=tuple(fields))
+        ends = {side: read_text(log.path / round_dir_name(number) / END_GAME_STATE) for side, log in self.logs.items()}
+        if ends["A"] is None and ends["B"] is None:
+            return
+        if ends["A"] is None or ends["B"] is None:
+            yield FileDifference(number, None, END_GAME_STATE, missing=self._missing_side(ends))
+            return
+        fields = compare_text(ends["A"], ends["B"], limit=limit)
+        if fields:
+            yield FileDifference(number, None, END_GAME_STATE, fields=tuple(fields))
+
+    def run(self) -> DiffReport:
+        log_a, log_b = self.logs["A"], self.logs["B"]
+        present = {"A": set(log_a.rounds), "B": set(log_b.rounds)}
+        numbers = sorted(present["A"] | present["B"])
+        differing: list[int] = []
+        first_round: tuple[FileDifference, ...] = ()
+        for number in numbers:
+            if number not in present["A"] or number not in present["B"]:
+                found: tuple[FileDifference, ...] = (
+                    FileDifference(number, None, None, missing="A" if number not in present["A"] else "B"),
+                )
+            elif differing:
+                # only the first differing round is shown in detail; later ones just need a yes/no
+                first = next(self.round_differences(number, 1), None)
+                found = () if first is None else (first,)
+            else:
+                found = tuple(self.round_differences(number, self.limit))
+            if found:
+                if not differing:
+                    first_round = found
+                differing.append(number)
+        notes = tuple(
+            f"player {seat} folders are named differently: {log_a.player_dirs[seat]!r} vs {log_b.player_dirs[seat]!r}"
+            for seat in SEATS
+            if log_a.player_dirs[seat] != log_b.player_dirs[seat]
+        )
+        return DiffReport(len(numbers), tuple(differing), first_round, notes)
+
+
+def diff_logs(log_a: MatchLog, log_b: MatchLog, *, strict: bool = False, limit: int | None = 10) -> DiffReport:
+    """Compare two match logs; `limit` caps the fields reported per differing file of the first round."""
+    return _LogDiffer(log_a, log_b, strict=strict, limit=limit).run()
