@@ -1,0 +1,63 @@
+"""`td-runner verify MATCH_DIR`: does our engine reproduce this match log, file by file?"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from runner.engine.config import GameConfig
+from runner.engine.state import CommandOrder
+from runner.errors import ExitCode, UserError
+from runner.matchlog.layout import MatchLog, open_match_log
+from runner.matchlog.verify import verify_log
+
+HELP = "replay a match log's commands through the engine and compare every round's files"
+
+#: Config files looked for in a match folder, in this order (ours first, then the official name).
+LOG_CONFIG_NAMES = ("game-config.json", "game-config.properties")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("match_dir", metavar="MATCH_DIR", help="match folder in the official layout")
+    parser.add_argument(
+        "--order",
+        default="auto",
+        help="command processing order: auto (driver-notes.json, else detected), A,B or B,A",
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
+
+
+def log_game_config(log: MatchLog) -> tuple[GameConfig, Path | None]:
+    """The game config stored in the log folder, or the official defaults when there is none."""
+    from runner.config import load_game_config  # imported late: it pulls in jsonschema
+
+    for name in LOG_CONFIG_NAMES:
+        path = log.side_file(name)
+        if path is not None:
+            return load_game_config(path), path
+    return GameConfig(), None
+
+
+def run(args: argparse.Namespace, streams) -> int:
+    order = None
+    if args.order != "auto":
+        try:
+            order = CommandOrder.parse(args.order)
+        except ValueError as exc:
+            raise UserError(f"--order: {exc}") from None
+    log = open_match_log(args.match_dir)
+    config, config_path = log_game_config(log)
+    report = verify_log(log, config, order)
+    out = streams.out
+    source = config_path.name if config_path else "default game config"
+    print(f"{log.path}: {report.rounds} rounds compared ({source}, command order {report.order})", file=out)
+    if report.first_divergence is not None:
+        print(f"first difference: {report.first_divergence.describe()}", file=out)
+    elif report.note:
+        print(f"rounds identical: {report.identical}/{report.rounds}; result not compared: {report.note}", file=out)
+    else:
+        print(f"identical: all {report.identical} rounds and endGameState.txt", file=out)
+    if args.json:
+        print(json.dumps(report.to_json()), file=out)
+    return ExitCode.OK if report.ok else ExitCode.DIFFERENT
