@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from runner.engine.commands import DECONSTRUCT, IRON_CURTAIN, Command, parse_command
 from runner.engine.config import BuildingType
-from runner.engine.ids import missile_id
 from runner.engine.state import Building, GameState, Missile, PlayerState, opponent_of
 
 _BUILD_KINDS = {kind.value: kind for kind in BuildingType}
@@ -183,20 +182,20 @@ def _hit_base(state: GameState, attacker: str, victim: PlayerState, damage: int)
 
 def launch_missiles(state: GameState) -> None:
     """Phase 5: constructed attack buildings fire when cooled down, even if killed this round."""
+    attack = BuildingType.ATTACK
+    missiles = state.missiles
     for building in state.buildings:
-        if building.type is not BuildingType.ATTACK or building.construction_time_left > -1:
+        if building.type is not attack or building.construction_time_left > -1:
             continue
         if building.weapon_cooldown_time_left > 0:
             building.weapon_cooldown_time_left -= 1
             continue
         stats = building.stats
-        serial = state.missiles_created
-        state.missiles_created += 1
-        missile_uuid = missile_id(state.seed, serial)
-        state.missiles.append(
+        missiles.append(
             Missile(building.x, building.y, building.owner, stats.weapon_damage, stats.weapon_speed,
-                    missile_uuid, stats.weapon_speed)
+                    stats.weapon_speed, state.seed, state.missiles_created)
         )
+        state.missiles_created += 1
         building.weapon_cooldown_time_left = stats.weapon_cooldown_period
 
 
@@ -206,41 +205,40 @@ def move_missiles(state: GameState) -> None:
         return
     config = state.config
     width = config.map_width
-    players = state.players
     grid = state.grid
+    players = state.players
+    # per missile owner: (victim, step, the victim's curtain column, is that curtain up this round)
+    lanes = {
+        "A": (players["B"], 1, config.half, players["B"].iron_curtain_time_left >= 0),
+        "B": (players["A"], -1, config.half - 1, players["A"].iron_curtain_time_left >= 0),
+    }
     steps = max(missile.speed for missile in state.missiles)
     for _ in range(steps):
         survivors = []
+        keep = survivors.append
         for missile in state.missiles:
             if missile.moves_left <= 0:
-                survivors.append(missile)
+                keep(missile)
                 continue
             missile.moves_left -= 1
             owner = missile.owner
-            victim = players["B" if owner == "A" else "A"]
-            if owner == "A":
-                missile.x += 1
-                curtain_x = config.half
-            else:
-                missile.x -= 1
-                curtain_x = config.half - 1
-            x = missile.x
-            if x == curtain_x and victim.iron_curtain_time_left >= 0:
+            victim, step, curtain_x, curtain_up = lanes[owner]
+            x = missile.x = missile.x + step
+            if curtain_up and x == curtain_x:
                 state.curtain_hits.append((x, missile.y, owner))
-                continue
-            if x < 0 or x >= width:
+            elif x < 0 or x >= width:
                 _hit_base(state, owner, victim, missile.damage)
-                continue
-            target = grid.get((x, missile.y))
-            if (
-                target is not None
-                and target.owner != owner
-                and target.construction_time_left <= -1
-                and target.health > 0
-            ):
-                _damage_building(state, owner, target, missile.damage)
-                continue
-            survivors.append(missile)
+            else:
+                target = grid.get((x, missile.y))
+                if (
+                    target is not None
+                    and target.owner != owner
+                    and target.construction_time_left <= -1
+                    and target.health > 0
+                ):
+                    _damage_building(state, owner, target, missile.damage)
+                else:
+                    keep(missile)
         state.missiles = survivors
     for missile in state.missiles:
         missile.moves_left = missile.speed
@@ -260,8 +258,9 @@ def pay_income(state: GameState) -> None:
     config = state.config
     income = {player: config.round_income_energy for player in state.players}
     for building in state.buildings:
-        if building.construction_time_left <= -1:
-            income[building.owner] += building.stats.energy_generated_per_turn
+        generated = building.stats.energy_generated_per_turn
+        if generated and building.construction_time_left <= -1:
+            income[building.owner] += generated
     for player, amount in income.items():
         me = state.players[player]
         me.energy += amount

@@ -7,6 +7,7 @@ import enum
 import attrs
 
 from runner.engine.config import BuildingStats, BuildingType, GameConfig
+from runner.engine.ids import missile_id
 
 PLAYERS = ("A", "B")
 
@@ -58,13 +59,24 @@ class Building:
 
 @attrs.define(eq=False)
 class Missile:
+    """A flying missile; its UUID-shaped id is derived from (match seed, creation serial) when first asked."""
+
     x: int
     y: int
     owner: str
     damage: int
     speed: int
-    id: str
     moves_left: int
+    seed: int
+    serial: int
+    _id: str | None = attrs.field(default=None, init=False, repr=False)
+
+    @property
+    def id(self) -> str:
+        # computed lazily: the engine never needs it, only the renderers do
+        if self._id is None:
+            self._id = missile_id(self.seed, self.serial)
+        return self._id
 
 
 @attrs.define(eq=False)
