@@ -51,9 +51,7 @@ def replay(matches, render: bool) -> int:
             if check_game_over(state) is not None:
                 break
             if renderers is not None:
-                for seat in ("A", "B"):
-                    renderers.state_json(state, seat)
-                    renderers.text(state, seat)
+                renderers.player_files(state)
             play_round(state, round_commands)
             rounds += 1
     return rounds

@@ -120,10 +120,12 @@ class _Replay:
     def compare_round(self, number: int) -> Divergence | None:
         state, renderers = self.state, self.renderers
         console = renderers.console(state)
+        files = renderers.player_files(state)
         for seat in PLAYERS:
+            state_json, text_map = files[seat]
             ours = (
-                (JSON_MAP, renderers.state_json(state, seat), compare_json_state),
-                (TEXT_MAP, renderers.text(state, seat), compare_plain_text),
+                (JSON_MAP, state_json, compare_json_state),
+                (TEXT_MAP, text_map, compare_plain_text),
                 (CONSOLE, console, compare_plain_text),
             )
             for name, text, compare in ours:

@@ -23,5 +23,11 @@ class Renderers:
     def text(self, state: GameState, viewer: str) -> str:
         return self.text_map.render(state, viewer)
 
+    def player_files(self, state: GameState) -> dict[str, tuple[str, str]]:
+        """Each player's (state.json, textMap.txt) for this state; the per-round hot path of the runner."""
+        states = self.json_state.render_views(state)
+        texts = self.text_map.render_views(state)
+        return {seat: (states[seat], texts[seat]) for seat in states}
+
     def console(self, state: GameState) -> str:
         return self.console_map.render(state)

@@ -7,8 +7,8 @@ per config, and the mostly empty board is assembled from precomputed empty-cell 
 from __future__ import annotations
 
 from runner.engine.config import STATS_ORDER, BuildingStats, BuildingType, GameConfig
-from runner.engine.state import GameState, HitCell, PlayerState
-from runner.protocol.view import View, cell_contents
+from runner.engine.state import PLAYERS, GameState, HitCell, PlayerState
+from runner.protocol.view import Cells, View, occupied_cells
 
 
 def _bool(value: bool) -> str:
@@ -84,43 +84,62 @@ class JsonStateRenderer:
 
     def render(self, state: GameState, viewer: str) -> str:
         """The state as `viewer` ("A" or "B") receives it."""
-        view = self._views[viewer]
-        labels = view.labels
-        players = state.players
-        parts = [
-            '{"gameDetails":{"round":',
-            str(state.round),
-            self._details_tail,
-            self._player_json(players["A"], labels["A"]),
-            ",",
-            self._player_json(players["B"], labels["B"]),
-            '],"gameMap":[',
-        ]
-        rows = [list(row) for row in self._empty_rows]
-        for (x, y), (building, missiles) in cell_contents(state, view).items():
-            cell = [self._cell_head[(x, y)]]
+        return self.render_views(state, (viewer,))[viewer]
+
+    def render_views(self, state: GameState, viewers: tuple[str, ...] = PLAYERS) -> dict[str, str]:
+        """Render several viewers' states, sharing the view-independent work between them."""
+        cells = occupied_cells(state)
+        # the part of each building object before its coordinates is the same in every view
+        heads = {}
+        for key, (building, _) in cells.items():
             if building is not None:
                 before, after = self._building_parts[building.type]
-                cell.append(
+                heads[key] = (
                     f'{{"health":{building.health},"constructionTimeLeft":{building.construction_time_left}'
-                    f'{before}{building.weapon_cooldown_time_left}{after}{x},"y":{y},'
-                    f'"playerType":"{labels[building.owner]}"}}'
+                    f"{before}{building.weapon_cooldown_time_left}{after}"
                 )
-            cell.append('],"missiles":[')
-            cell.append(
-                ",".join(
-                    f'{{"damage":{m.damage},"speed":{m.speed},"id":"{m.id}","x":{x},"y":{y},'
-                    f'"playerType":"{labels[m.owner]}"}}'
-                    for m in missiles
-                )
-            )
-            cell.append(self._owner_tail[x])
-            rows[y][x] = "".join(cell)
-        parts.append(",".join(f"[{','.join(row)}]" for row in rows))
         # spec 2.4: the hit lists stay in engine coordinates and labels, even for B
-        parts.append('],"teslaHitList":[')
-        parts.append(",".join(f"[{','.join(_hit_cell_json(c) for c in hits)}]" for hits in state.tesla_hits))
-        parts.append('],"ironCurtainHitList":[')
-        parts.append(",".join(_hit_cell_json(c) for c in state.curtain_hits))
-        parts.append("]}")
-        return "".join(parts)
+        hit_lists = "".join(
+            (
+                '],"teslaHitList":[',
+                ",".join(f"[{','.join(_hit_cell_json(c) for c in hits)}]" for hits in state.tesla_hits),
+                '],"ironCurtainHitList":[',
+                ",".join(_hit_cell_json(c) for c in state.curtain_hits),
+                "]}",
+            )
+        )
+        return {viewer: self._render_view(state, viewer, cells, heads, hit_lists) for viewer in viewers}
+
+    def _render_view(self, state: GameState, viewer: str, cells: Cells, heads: dict, hit_lists: str) -> str:
+        view = self._views[viewer]
+        labels = view.labels
+        last_x = view.width - 1
+        mirrored = view.mirrored
+        players = state.players
+        rows = [row[:] for row in self._empty_rows]
+        cell_head, owner_tail = self._cell_head, self._owner_tail
+        for key, (building, missiles) in cells.items():
+            x = last_x - key[0] if mirrored else key[0]
+            y = key[1]
+            building_json = (
+                f'{heads[key]}{x},"y":{y},"playerType":"{labels[building.owner]}"}}' if building is not None else ""
+            )
+            missiles_json = ",".join(
+                f'{{"damage":{m.damage},"speed":{m.speed},"id":"{m.id}","x":{x},"y":{y},'
+                f'"playerType":"{labels[m.owner]}"}}'
+                for m in missiles
+            ) if missiles else ""
+            rows[y][x] = f'{cell_head[(x, y)]}{building_json}],"missiles":[{missiles_json}{owner_tail[x]}'
+        return "".join(
+            (
+                '{"gameDetails":{"round":',
+                str(state.round),
+                self._details_tail,
+                self._player_json(players["A"], labels["A"]),
+                ",",
+                self._player_json(players["B"], labels["B"]),
+                '],"gameMap":[',
+                ",".join([f"[{','.join(row)}]" for row in rows]),
+                hit_lists,
+            )
+        )

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from runner.engine.config import STATS_ORDER, GameConfig
-from runner.engine.state import Building, GameState, PlayerState
-from runner.protocol.view import View, cell_contents
+from runner.engine.state import PLAYERS, Building, GameState, PlayerState
+from runner.protocol.view import Cells, View, occupied_cells
 
 _RULE = "###############################\n"
 
@@ -63,32 +63,54 @@ class TextMapRenderer:
 
     def render(self, state: GameState, viewer: str) -> str:
         """The text map as `viewer` ("A" or "B") receives it; block "PLAYER A" is always the viewer."""
+        return self.render_views(state, (viewer,))[viewer]
+
+    def render_views(self, state: GameState, viewers: tuple[str, ...] = PLAYERS) -> dict[str, str]:
+        """Render several viewers' text maps, sharing the view-independent work between them."""
+        cells = occupied_cells(state)
+        letters = {key: building_letter(b) if b is not None else "N" for key, (b, _) in cells.items()}
+        # everything after "[x,y] Owner" is the same in every view
+        building_tails = [
+            f"|{b.type.name}|{b.construction_time_left}|{b.health}|{b.weapon_cooldown_time_left}|"
+            f"{b.stats.weapon_damage}|{b.stats.energy_generated_per_turn}\n"
+            for b in state.buildings
+        ]
+        return {
+            viewer: self._render_view(state, viewer, cells, letters, building_tails) for viewer in viewers
+        }
+
+    def _render_view(
+        self, state: GameState, viewer: str, cells: Cells, letters: dict, building_tails: list[str]
+    ) -> str:
         view = self._views[viewer]
         labels = view.labels
-        me = state.players[viewer]
-        them = state.players["B" if viewer == "A" else "A"]
-        rows = [list(row) for row in self._empty_rows]
-        for (x, y), (building, missiles) in cell_contents(state, view).items():
-            letter = building_letter(building) if building is not None else "N"
-            own = sum(1 for m in missiles if m.owner == viewer)
-            rows[y][x] = f"[{x},{y},{letter},{own},{len(missiles) - own}]"
+        last_x = view.width - 1
+        mirrored = view.mirrored
+        rows = [row[:] for row in self._empty_rows]
+        for key, (_, missiles) in cells.items():
+            x = last_x - key[0] if mirrored else key[0]
+            y = key[1]
+            own = sum(1 for m in missiles if m.owner == viewer) if missiles else 0
+            rows[y][x] = f"[{x},{y},{letters[key]},{own},{len(missiles) - own}]"
         buildings = "".join(
-            f"[{view.x(b.x)},{b.y}] {labels[b.owner]}|{b.type.name}|{b.construction_time_left}|{b.health}|"
-            f"{b.weapon_cooldown_time_left}|{b.stats.weapon_damage}|{b.stats.energy_generated_per_turn}\n"
-            for b in state.buildings
+            [
+                f"[{last_x - b.x if mirrored else b.x},{b.y}] {labels[b.owner]}{tail}"
+                for b, tail in zip(state.buildings, building_tails)
+            ]
         )
         missiles = "".join(
-            f"[{view.x(m.x)},{m.y}] {labels[m.owner]}|{m.damage}|{m.speed}\n" for m in state.missiles
+            [f"[{last_x - m.x if mirrored else m.x},{m.y}] {labels[m.owner]}|{m.damage}|{m.speed}\n" for m in state.missiles]
         )
+        opponent = "B" if viewer == "A" else "A"
         return "".join(
             (
                 "XXXXXXXXX GAME INFO XXXXXXXXX\nRound Number : ",
                 str(state.round),
                 self._after_round,
-                self._player_block("A", me),
-                self._player_block("B", them),
+                self._player_block("A", state.players[viewer]),
+                self._player_block("B", state.players[opponent]),
                 "############# MAP #############\n",
-                "".join("".join(row) + "\n" for row in rows),
+                "".join(["".join(row) + "\n" for row in rows]),
                 _RULE,
                 "\n######## BUILDING DATA #########\n",
                 "FORMAT : [x,y] Owner|BuildingType|ConstructionTimeLeft|Health|WeaponCooldownTimeLeft|"

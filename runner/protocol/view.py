@@ -26,15 +26,19 @@ class View:
         return self.labels[engine_owner]
 
 
-def cell_contents(
-    state: GameState, view: View
-) -> dict[tuple[int, int], tuple[Building | None, list[Missile]]]:
-    """Occupied cells in view coordinates -> (building, missiles in missile-list order). Empty cells are absent."""
-    cells: dict[tuple[int, int], tuple[Building | None, list[Missile]]] = {}
+Cells = dict[tuple[int, int], tuple["Building | None", list["Missile"]]]
+
+
+def occupied_cells(state: GameState) -> Cells:
+    """Occupied cells in ENGINE coordinates -> (building, missiles in missile-list order).
+
+    Computed once per state and shared by both viewers' renderers; empty cells are absent.
+    """
+    cells: Cells = {}
     for building in state.buildings:
-        cells[(view.x(building.x), building.y)] = (building, [])
+        cells[(building.x, building.y)] = (building, [])
     for missile in state.missiles:
-        key = (view.x(missile.x), missile.y)
+        key = (missile.x, missile.y)
         entry = cells.get(key)
         if entry is None:
             entry = cells[key] = (None, [])
