@@ -8,10 +8,12 @@ file byte for byte, BotOutput.txt included.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 
 import attrs
 
+from runner.errors import UserError
 from runner.matchlog.compare import (
     TEXT_MAP_SECTIONS,
     Difference,
@@ -27,7 +29,6 @@ from runner.matchlog.layout import (
     PLAYER_COMMAND,
     TEXT_MAP,
     MatchLog,
-    read_text,
     round_dir_name,
 )
 
@@ -89,53 +90,72 @@ def compare_file(name: str, expected: str, actual: str, *, strict: bool, limit: 
     return compare_text(expected, actual, sorted_sections=sections, limit=limit)
 
 
+class _LogFiles:
+    """Raw file access to one log; cheaper than pathlib per file, which matters at ~8,000 files a log."""
+
+    def __init__(self, log: MatchLog) -> None:
+        self.log = log
+        self.base = str(log.path)
+        self.rounds = frozenset(log.rounds)
+
+    def path(self, number: int, seat: str | None, name: str = "") -> str:
+        if seat is None:
+            return os.path.join(self.base, round_dir_name(number), name)
+        return os.path.join(self.base, round_dir_name(number), self.log.player_dirs[seat], name)
+
+    def read(self, number: int, seat: str | None, name: str) -> bytes | None:
+        path = self.path(number, seat, name)
+        try:
+            with open(path, "rb") as handle:
+                return handle.read()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise UserError(f"{path}: cannot read: {exc}") from None
+
+
+def _decode(data: bytes) -> str:
+    # surrogateescape is lossless, so different bytes stay different even when a bot printed garbage
+    return data.decode("utf-8", errors="surrogateescape")
+
+
 class _LogDiffer:
     def __init__(self, log_a: MatchLog, log_b: MatchLog, *, strict: bool, limit: int | None) -> None:
-        self.logs = {"A": log_a, "B": log_b}
+        self.logs = {"A": _LogFiles(log_a), "B": _LogFiles(log_b)}
         self.files = STRICT_FILES if strict else DEFAULT_FILES
         self.strict = strict
         self.limit = limit
 
-    def _missing_side(self, path_of: dict[str, object]) -> str:
-        return "A" if path_of["A"] is None else "B"
+    def _read_both(self, number: int, seat: str | None, name: str) -> dict[str, bytes | None]:
+        return {side: files.read(number, seat, name) for side, files in self.logs.items()}
 
-    def _player_dir_exists(self, log: MatchLog, number: int, seat: str) -> bool:
-        return (log.path / round_dir_name(number) / log.player_dirs[seat]).is_dir()
+    def _compare(self, number: int, seat: str | None, name: str, limit: int | None) -> FileDifference | None:
+        data = self._read_both(number, seat, name)
+        if data["A"] == data["B"]:
+            return None
+        if data["A"] is None or data["B"] is None:
+            return FileDifference(number, seat, name, missing="A" if data["A"] is None else "B")
+        fields = compare_file(name, _decode(data["A"]), _decode(data["B"]), strict=self.strict, limit=limit)
+        return FileDifference(number, seat, name, fields=tuple(fields)) if fields else None
 
     def round_differences(self, number: int, limit: int | None) -> Iterator[FileDifference]:
         """Yield the differing files of one round present in both logs."""
-        log_a, log_b = self.logs["A"], self.logs["B"]
         for seat in SEATS:
-            folder_missing = None
-            for name in self.files:
-                texts = {"A": log_a.player_file(number, seat, name), "B": log_b.player_file(number, seat, name)}
-                if texts["A"] is None and texts["B"] is None:
-                    continue
-                if texts["A"] is None or texts["B"] is None:
-                    side = self._missing_side(texts)
-                    if folder_missing is None:
-                        folder_missing = not self._player_dir_exists(self.logs[side], number, seat)
-                        if folder_missing:
-                            yield FileDifference(number, seat, None, missing=side)
-                    if not folder_missing:
-                        yield FileDifference(number, seat, name, missing=side)
-                    continue
-                fields = compare_file(name, texts["A"], texts["B"], strict=self.strict, limit=limit)
-                if fields:
-                    yield FileDifference(number, seat, name, fields=tuple(fields))
-        ends = {side: read_text(log.path / round_dir_name(number) / END_GAME_STATE) for side, log in self.logs.items()}
-        if ends["A"] is None and ends["B"] is None:
-            return
-        if ends["A"] is None or ends["B"] is None:
-            yield FileDifference(number, None, END_GAME_STATE, missing=self._missing_side(ends))
-            return
-        fields = compare_text(ends["A"], ends["B"], limit=limit)
-        if fields:
-            yield FileDifference(number, None, END_GAME_STATE, fields=tuple(fields))
+            found = [d for d in (self._compare(number, seat, name, limit) for name in self.files) if d]
+            sides_missing = {d.missing for d in found if d.missing}
+            for side in sides_missing:
+                # report a missing player folder once instead of each of its files
+                if not os.path.isdir(self.logs[side].path(number, seat)):
+                    yield FileDifference(number, seat, None, missing=side)
+                    found = [d for d in found if d.missing != side]
+            yield from found
+        end = self._compare(number, None, END_GAME_STATE, limit)
+        if end is not None:
+            yield end
 
     def run(self) -> DiffReport:
-        log_a, log_b = self.logs["A"], self.logs["B"]
-        present = {"A": set(log_a.rounds), "B": set(log_b.rounds)}
+        log_a, log_b = self.logs["A"].log, self.logs["B"].log
+        present = {"A": self.logs["A"].rounds, "B": self.logs["B"].rounds}
         numbers = sorted(present["A"] | present["B"])
         differing: list[int] = []
         first_round: tuple[FileDifference, ...] = ()
