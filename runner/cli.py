@@ -14,7 +14,7 @@ from runner import __version__
 from runner.errors import ExitCode, UserError
 
 #: Subcommand modules under runner/commands/, in the order `--help` lists them.
-SUBCOMMANDS = ("match", "verify", "diff", "replay")
+SUBCOMMANDS = ("match", "verify", "diff", "replay", "validate")
 
 
 @attrs.frozen

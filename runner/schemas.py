@@ -1,0 +1,171 @@
+"""The JSON Schemas under `schema/`: load them once, check data against them, and word the problems.
+
+Every schema is draft 2020-12 with an `$id` under `SCHEMA_BASE`, so cross-file `$ref`s (match.json embeds the
+game config) resolve from this registry without any network access. Integers are strict: `1.0` and `true`
+are not integers here (draft 2020-12 would accept `1.0`; the official files never hold one, and the engine
+must not receive a float).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import attrs
+import jsonschema
+import referencing
+from referencing.jsonschema import DRAFT202012
+from jsonschema.exceptions import ValidationError
+
+from runner import fastschema
+
+#: Folder of the shipped schemas (the repository's `schema/`, next to the `runner` package).
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
+
+#: Base of every schema's `$id`. `.invalid` is a reserved domain: these ids name, they are never fetched.
+SCHEMA_BASE = "https://td-runner.invalid/schema/"
+
+#: Schema names (file `schema/<name>.schema.json`) by the kind of file they describe.
+GAME_CONFIG, RUNNER_CONFIG, STATE, MATCH, BOT = "game-config", "runner-config", "state", "match", "bot"
+
+#: At most this many problems are listed per file; the rest are counted.
+MAX_PROBLEMS = 50
+
+
+@attrs.frozen
+class Problem:
+    """One thing wrong in a file: where (a JSON path like `$.players[0].seat`, a .properties key, or "" for
+    the whole file) and what."""
+
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+def _is_strict_integer(checker: Any, instance: object) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_TYPE_CHECKER = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_strict_integer)
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_TYPE_CHECKER)
+
+
+def schema_path(name: str) -> Path:
+    return SCHEMA_DIR / f"{name}.schema.json"
+
+
+def is_available(name: str) -> bool:
+    """Whether `schema/<name>.schema.json` is shipped (bot.schema.json comes from the bots work)."""
+    return schema_path(name).is_file()
+
+
+@functools.cache
+def _registry() -> referencing.Registry:
+    resources = []
+    for path in sorted(SCHEMA_DIR.glob("*.schema.json")):
+        try:
+            contents = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # a broken schema fails when it is itself used, not every other schema
+        uri = contents.get("$id", SCHEMA_BASE + path.name)
+        resources.append((uri, DRAFT202012.create_resource(contents)))
+    return referencing.Registry().with_resources(resources)
+
+
+@functools.cache
+def validator(name: str) -> jsonschema.protocols.Validator:
+    """The compiled validator for `schema/<name>.schema.json` (cached: compile once, check many files)."""
+    schema = json.loads(schema_path(name).read_text(encoding="utf-8"))
+    _Validator.check_schema(schema)
+    return _Validator(schema, registry=_registry())
+
+
+@functools.cache
+def _quick_check(name: str) -> fastschema.Check:
+    """A fast sufficient test of validity (runner/fastschema.py); jsonschema alone when it cannot compile."""
+    schema = validator(name).schema
+    uri = schema.get("$id", SCHEMA_BASE + schema_path(name).name)
+    try:
+        return fastschema.compile_schema(schema, _registry().resolver(uri))
+    except fastschema.Unsupported:
+        return lambda data: False
+
+
+def check_schema(name: str, data: object) -> list[Problem]:
+    """Check `data` against one schema; problems in document order, worded for a person."""
+    if _quick_check(name)(data):
+        return []
+    errors = sorted(validator(name).iter_errors(data), key=_document_order)
+    return [problem for error in errors for problem in _problems_of(error)]
+
+
+def _document_order(error: ValidationError) -> tuple:
+    # array indexes sort as numbers, keys as text; (False, 3) < (True, "a") keeps the types apart
+    return tuple((isinstance(part, str), part) for part in error.absolute_path)
+
+
+def _problems_of(error: ValidationError) -> Iterator[Problem]:
+    """Reword the messages users meet most: missing keys, unknown keys (with a close match), wrong enums."""
+    where = error.json_path
+    instance, schema = error.instance, error.schema
+    if error.validator == "required" and isinstance(instance, dict):
+        for key in schema["required"]:
+            if key not in instance:
+                yield Problem(where, f"missing key {key!r}")
+        return
+    if error.validator == "additionalProperties" and isinstance(instance, dict):
+        known = list(schema.get("properties", {}))
+        for key in instance:
+            if key not in known and not _matches_pattern(schema, key):
+                yield Problem(where, f"unknown key {key!r}{did_you_mean(key, known)}")
+        return
+    if error.validator in ("enum", "const"):
+        allowed = schema["enum"] if error.validator == "enum" else [schema["const"]]
+        yield Problem(where, f"{instance!r} is not one of {', '.join(map(repr_json, allowed))}")
+        return
+    yield Problem(where, error.message)
+
+
+def _matches_pattern(schema: dict, key: str) -> bool:
+    return any(re.search(pattern, key) for pattern in schema.get("patternProperties", {}))
+
+
+def repr_json(value: object) -> str:
+    return json.dumps(value)
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    """` (did you mean 'x'?)` for the closest choice, or '' when none is close."""
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class JSONSyntaxError(ValueError):
+    """Not a JSON document we accept (syntax error, duplicate key, NaN); the message says where."""
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise JSONSyntaxError(f"duplicate key {duplicate!r}")
+    return result
+
+
+def _reject_constant(name: str) -> None:
+    raise JSONSyntaxError(f"{name} is not valid JSON")
+
+
+def parse_json(text: str) -> Any:
+    """Parse strict JSON: no duplicate keys (Python would keep the last silently), no NaN/Infinity."""
+    try:
+        return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise JSONSyntaxError(f"not valid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
