@@ -1,0 +1,35 @@
+"""What happened in one bot turn, as data: the match loop records it, it never has to catch anything."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+
+class TurnStatus(enum.Enum):
+    OK = "ok"
+    TIMEOUT = "timeout"  # still running at the wall-clock limit; killed (spec 8.4)
+    CRASH = "crash"  # non-zero exit or killed by a signal (a resource limit included)
+    FAILED_TO_START = "failed_to_start"  # never ran: the program vanished, the bot folder is gone, ...
+
+
+@attrs.frozen
+class TurnOutcome:
+    """One run of a bot. `command` is what the engine parses and PlayerCommand.txt records (spec 4.1)."""
+
+    status: TurnStatus
+    command: str  # "" when command.txt is missing or refused, "No Command" when blank, else its first line
+    seconds: float  # wall time of the bot's process tree, start to end (or to the kill)
+    output: str  # stdout+stderr, interleaved as written, capped (an event says how much was dropped)
+    exit_code: int | None  # None after a timeout kill or a failed start; negative = killed by that signal
+    events: tuple[str, ...] = ()  # one-line notes for the bot's author ("exit code 3", "timed out after ...")
+
+
+def format_size(count: int) -> str:
+    """`812 MiB`, `1.5 KiB`, `37 bytes`: sizes as event texts show them."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= scale:
+            value = count / scale
+            return f"{value:.0f} {unit}" if value == int(value) or value >= 100 else f"{value:.1f} {unit}"
+    return f"{count} bytes"
