@@ -83,7 +83,8 @@ def main() -> int:
         rewritten = as_rerun(b)
         results["rerun"] = time_case(a, b, False, args.repeat)
     if args.json:
-        print(json.dumps({name: {"median_s": t, "identical": same, "rounds": n} for name, (t, same, n) in results.items()}))
+        summary = {name: {"median_s": t, "identical": same, "rounds": n} for name, (t, same, n) in results.items()}
+        print(json.dumps(summary))
         return 0
     print(f"{source.name}: median of {args.repeat} (rerun case: {rewritten} JsonMap.json files rewritten)")
     for name, (seconds, same, rounds) in results.items():

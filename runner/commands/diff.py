@@ -12,7 +12,9 @@ from runner.matchlog.layout import open_match_log
 
 HELP = "compare two match logs round by round (exit 0 identical, 1 different, 2 bad input)"
 
-DEFAULT_MODE = "ignoring missile ids, buildingPrices/buildingsStats key order, A/B-order-dependent list order and BotOutput.txt"
+DEFAULT_MODE = (
+    "ignoring missile ids, buildingPrices/buildingsStats key order, A/B-order-dependent list order and BotOutput.txt"
+)
 STRICT_MODE = "byte for byte, BotOutput.txt included"
 _VALUE_WIDTH = 100
 _ROUNDS_LISTED = 20

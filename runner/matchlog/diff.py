@@ -7,6 +7,7 @@ file byte for byte, BotOutput.txt included.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Iterator
@@ -82,10 +83,11 @@ def compare_file(name: str, expected: str, actual: str, *, strict: bool, limit: 
         try:
             if not strict:
                 return compare_states(expected, actual, ignore_list_order=True, limit=limit)
-            found = list(json_differences(json.loads(expected), json.loads(actual)))
-            return found[:limit] if found else [_first_char_difference(expected, actual)]
+            found = list(itertools.islice(json_differences(json.loads(expected), json.loads(actual)), limit))
+            return found or [_first_char_difference(expected, actual)]
         except ValueError:
-            pass  # not JSON on at least one side: fall back to lines
+            if "\n" not in expected and "\n" not in actual:  # one-line JSON: point at the character
+                return [_first_char_difference(expected, actual)]
     sections = TEXT_MAP_SECTIONS if name == TEXT_MAP and not strict else ()
     return compare_text(expected, actual, sorted_sections=sections, limit=limit)
 

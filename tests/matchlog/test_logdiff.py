@@ -167,3 +167,14 @@ def test_renamed_players_give_a_note(log_pair) -> None:
     assert report.notes == ("player A folders are named differently: 'A - GreedyBot' vs 'A - Other'",)
     # seats are matched by letter, so the files still compare equal
     assert report.identical
+
+
+def test_a_state_that_is_not_json_is_compared_as_text(log_pair) -> None:
+    a, b = log_pair
+    (player_dir(b, 3, "B") / "JsonMap.json").write_text('{"gameDetails":', encoding="utf-8")
+    (only,) = _diff(a, b).first_round
+    assert (only.round, only.player, only.file) == (3, "B", "JsonMap.json")
+    assert only.fields[0].path == "char 15"
+    # snippets start up to 20 characters before the difference
+    assert only.fields[0].expected.startswith('{"gameDetails":{"round":3,')
+    assert only.fields[0].actual == '{"gameDetails":'
