@@ -8,10 +8,11 @@ every round is printed in turn; `--round N` prints one round and exits. Colours 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from rich.console import Console
 from rich.text import Text
@@ -142,9 +143,9 @@ def _bot_output(name: str, seat: str, output: str | None) -> Iterator[Text]:
 # --- terminal keys ----------------------------------------------------------------------------------------
 
 
-def _read_key(timeout: float | None = None) -> str | None:
-    """One key press from a terminal stdin ("next", "previous", "quit", or None on timeout / other keys)."""
-    import select
+@contextlib.contextmanager
+def _keys_mode() -> Iterator[None]:
+    """Unbuffered, unechoed stdin for the whole session, so keys typed while a round renders still count."""
     import termios
     import tty
 
@@ -152,14 +153,21 @@ def _read_key(timeout: float | None = None) -> str | None:
     saved = termios.tcgetattr(fd)
     try:
         tty.setcbreak(fd)
-        if timeout is not None and not select.select([fd], [], [], timeout)[0]:
-            return None
-        char = os.read(fd, 1).decode("latin-1")
-        if char == "\x1b":  # arrow keys arrive as ESC [ C / ESC [ D
-            if select.select([fd], [], [], 0.05)[0]:
-                char += os.read(fd, 2).decode("latin-1")
+        yield
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _read_key(timeout: float | None = None) -> str | None:
+    """One key press ("next", "previous", "quit", or None on timeout / other keys); needs _keys_mode."""
+    import select
+
+    fd = sys.stdin.fileno()
+    if timeout is not None and not select.select([fd], [], [], timeout)[0]:
+        return None
+    char = os.read(fd, 1).decode("latin-1")
+    if char == "\x1b" and select.select([fd], [], [], 0.05)[0]:  # arrow keys arrive as ESC [ C / ESC [ D
+        char += os.read(fd, 2).decode("latin-1")
     if char in ("n", "N", "\n", "\r", " ", "\x1b[C"):
         return "next"
     if char in ("p", "P", "\x1b[D"):
@@ -206,19 +214,26 @@ def run(args: argparse.Namespace, streams) -> int:
                 time.sleep(args.speed or 0)
             show(index)
         return ExitCode.OK
+    with _keys_mode():
+        _step(console, len(replay.rounds), show, args.speed)
+    return ExitCode.OK
+
+
+def _step(console: Console, count: int, show: Callable[[int], None], speed: float | None) -> None:
+    """The interactive loop: show a round, wait for a key (or `speed` seconds), move."""
     index = 0
     while True:
         console.clear()
         show(index)
-        at_end = index == len(replay.rounds) - 1
+        at_end = index == count - 1
         console.print(Text(KEYS_HELP + ("   (last round)" if at_end else ""), LABEL))
-        if args.speed is not None and not at_end:
-            key = _read_key(args.speed) or "next"
+        if speed is not None and not at_end:
+            key = _read_key(speed) or "next"
         else:
             key = _read_key()
         if key == "quit":
-            return ExitCode.OK
+            return
         if key == "next":
-            index = min(index + 1, len(replay.rounds) - 1)
+            index = min(index + 1, count - 1)
         elif key == "previous":
             index = max(index - 1, 0)
