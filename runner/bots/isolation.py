@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import enum
 import functools
+import json
 import os
 import resource
+import select
 import shutil
 import signal
 import subprocess
@@ -55,8 +57,12 @@ class LaunchPlan:
     preexec: Callable[[], None] | None = None  # only when prlimit is missing
 
 
-def plan_launch(limits: Limits, bot_dir: str) -> LaunchPlan:
-    """The wrapper argv for one turn; UserError when the limits ask for isolation this machine lacks."""
+def plan_launch(limits: Limits, bot_dir: str, info_fd: int | None = None) -> LaunchPlan:
+    """The wrapper argv for one turn; UserError when the limits ask for isolation this machine lacks.
+
+    `info_fd`: for the sandbox, the write end of a pipe that bubblewrap reports its PID 1 to
+    (`sandbox_gone` reads it).
+    """
     rlimits = _rlimits(limits)
     prlimit = _prlimit_path()
     if prlimit is not None:
@@ -66,7 +72,7 @@ def plan_launch(limits: Limits, bot_dir: str) -> LaunchPlan:
         prefix, preexec = (), functools.partial(_set_rlimits, tuple((res, value) for _, res, value in rlimits))
     isolation = check_isolation(limits)
     if isolation is Isolation.SANDBOX:
-        prefix += _sandbox_prefix(bot_dir, limits)
+        prefix += _sandbox_prefix(bot_dir, limits, info_fd)
     elif isolation is Isolation.PID_NAMESPACE:
         prefix += _namespace_prefix() or ()
     return LaunchPlan(prefix, isolation, preexec)
@@ -125,10 +131,12 @@ def _namespace_prefix() -> tuple[str, ...] | None:
     return None
 
 
-def _sandbox_prefix(bot_dir: str, limits: Limits) -> tuple[str, ...]:
+def _sandbox_prefix(bot_dir: str, limits: Limits, info_fd: int | None = None) -> tuple[str, ...]:
     tmp_size = ("--size", str(limits.file_size_bytes)) if limits.file_size_bytes else ()
+    info = ("--info-fd", str(info_fd)) if info_fd is not None else ()
     return (
         _bwrap_path() or "bwrap",
+        *info,
         "--die-with-parent", "--new-session",
         "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
         "--ro-bind", "/", "/",
@@ -146,19 +154,26 @@ def _bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
-@functools.cache
 def _check_sandbox() -> None:
     bwrap = _bwrap_path()
     if bwrap is None:
         raise UserError(
             "--sandbox needs bubblewrap (`bwrap`), which is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
         )
+    problem = _sandbox_problem(bwrap)
+    if problem:
+        raise UserError(f"--sandbox: bubblewrap cannot create a sandbox on this machine: {problem}")
+
+
+@functools.cache
+def _sandbox_problem(bwrap: str) -> str | None:
+    """Try the sandbox once per process (about 10 ms): user namespaces may be disabled, for one."""
     probe = subprocess.run(
         [*_sandbox_prefix("/", Limits()), "true"], capture_output=True, text=True, errors="replace", check=False
     )
-    if probe.returncode != 0:
-        reason = (probe.stderr.strip().splitlines() or [f"exit code {probe.returncode}"])[0]
-        raise UserError(f"--sandbox: bubblewrap cannot create a sandbox on this machine: {reason}")
+    if probe.returncode == 0:
+        return None
+    return (probe.stderr.strip().splitlines() or [f"exit code {probe.returncode}"])[0]
 
 
 def _runs(argv: tuple[str, ...]) -> bool:
@@ -192,6 +207,24 @@ class _HasTail(Protocol):
     def strip_tail(self, suffix: bytes) -> None: ...
 
 
+def await_sandbox_gone(info_read_fd: int, timeout: float) -> None:
+    """Wait until the sandbox's PID namespace is empty.
+
+    bubblewrap's outer process exits as soon as the bot's main process does, while its PID 1 is still
+    taking the namespace down; that PID 1 (named on the info pipe) ends only once every process of the
+    namespace is gone, and a pidfd on it says when.
+    """
+    try:
+        info = json.loads(os.read(info_read_fd, 1 << 16) or b"{}")
+        pidfd = os.pidfd_open(int(info["child-pid"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # never started, or already gone
+    try:
+        select.select([pidfd], [], [], timeout)
+    finally:
+        os.close(pidfd)
+
+
 def children_of(pid: int) -> list[int]:
     """Direct children (needs CONFIG_PROC_CHILDREN, present in the usual distribution kernels)."""
     try:
@@ -207,18 +240,18 @@ def sweep_marked(marker: str, *, passes: int = 5) -> int:
     Repeated because a process may fork between the scan and the kill; stops at the first empty pass.
     """
     needle = f"{MARKER_ENV}={marker}".encode() + b"\0"
-    killed = 0
+    killed: set[int] = set()
     for _ in range(passes):
         found = find_marked(needle)
         for pid in found:
             try:
                 os.kill(pid, signal.SIGKILL)
-                killed += 1
+                killed.add(pid)
             except OSError:
                 pass
         if not found:
             break
-    return killed
+    return len(killed)
 
 
 def find_marked(needle: bytes) -> list[int]:

@@ -38,7 +38,6 @@ def run_turn(bot: BotDefinition, files: Mapping[str, str], limits: Limits) -> Tu
         if not name or "/" in name or name in (".", "..", COMMAND_FILE):
             raise ValueError(f"not a plain state file name: {name!r}")
     bot_dir = str(bot.bot_dir)
-    plan = isolation.plan_launch(limits, bot_dir)
     events: list[str] = []
     try:
         dir_fd = os.open(bot_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
@@ -49,40 +48,53 @@ def run_turn(bot: BotDefinition, files: Mapping[str, str], limits: Limits) -> Tu
         _remove(dir_fd, COMMAND_FILE, events)  # spec 7.4: delete command.txt, then write the state files
         for name, text in files.items():
             _write(dir_fd, name, text.encode("utf-8"), events)
-        return _run(bot, plan, limits, dir_fd, events)
+        return _run(bot, limits, dir_fd, events)
     finally:
         os.close(dir_fd)
 
 
-def _run(bot: BotDefinition, plan: isolation.LaunchPlan, limits: Limits, dir_fd: int, events: list[str]) -> TurnOutcome:
+def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str]) -> TurnOutcome:
     missing = _missing_program(bot)
     if missing:
         return _failed(missing, events)
-    marker = os.urandom(8).hex()
-    env = dict(os.environ)
-    env[isolation.MARKER_ENV] = marker
-    started = time.perf_counter()
+    sandboxed = isolation.check_isolation(limits) is isolation.Isolation.SANDBOX
+    info_read, info_write = os.pipe() if sandboxed else (None, None)  # bubblewrap names its PID 1 here
     try:
-        proc = subprocess.Popen(
-            [*plan.prefix, *bot.argv],
-            cwd=bot.bot_dir,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,  # one stream, interleaved as written, like BotOutput.txt (spec 8.4)
-            start_new_session=True,  # the bot leads its own process group and session
-            preexec_fn=plan.preexec,
-        )
-    except OSError as exc:
-        return _failed(f"failed to start {bot.argv[0]}: {exc.strerror or exc}", events)
-    capture = _Capture(limits.output_cap_bytes)
-    try:
-        timed_out = _wait(proc, capture, started + limits.timeout_ms / 1000)
-        seconds = time.perf_counter() - started
-        _end_tree(proc, plan.isolation, timed_out)
-        capture.drain(proc.stdout.fileno())  # type: ignore[union-attr]
+        plan = isolation.plan_launch(limits, str(bot.bot_dir), info_write)
+        marker = os.urandom(8).hex()
+        env = dict(os.environ)
+        env[isolation.MARKER_ENV] = marker
+        started = time.perf_counter()
+        try:
+            proc = subprocess.Popen(
+                [*plan.prefix, *bot.argv],
+                cwd=bot.bot_dir,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,  # one stream, interleaved as written, like BotOutput.txt (spec 8.4)
+                start_new_session=True,  # the bot leads its own process group and session
+                preexec_fn=plan.preexec,
+                pass_fds=() if info_write is None else (info_write,),
+            )
+        except OSError as exc:
+            return _failed(f"failed to start {bot.argv[0]}: {exc.strerror or exc}", events)
+        finally:
+            if info_write is not None:
+                os.close(info_write)  # only bubblewrap holds it now, so reading it cannot block once it exits
+        capture = _Capture(limits.output_cap_bytes)
+        try:
+            timed_out = _wait(proc, capture, started + limits.timeout_ms / 1000)
+            seconds = time.perf_counter() - started
+            _end_tree(proc, plan.isolation, timed_out)
+            if info_read is not None:
+                isolation.await_sandbox_gone(info_read, _REAP_GRACE_S)
+            capture.drain(proc.stdout.fileno())  # type: ignore[union-attr]
+        finally:
+            proc.stdout.close()  # type: ignore[union-attr]
     finally:
-        proc.stdout.close()  # type: ignore[union-attr]
+        if info_read is not None:
+            os.close(info_read)
     if plan.isolation is isolation.Isolation.PROCESS_GROUP:
         leftovers = isolation.sweep_marked(marker)
         if leftovers:
