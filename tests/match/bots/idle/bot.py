@@ -1,0 +1,1 @@
+# Never writes command.txt: every turn is a do-nothing ("" command).

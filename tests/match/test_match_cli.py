@@ -1,0 +1,175 @@
+"""`td-runner match` end to end with real bot processes: logs, match.json, determinism, misbehaving bots."""
+
+from __future__ import annotations
+
+import filecmp
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from runner import schemas
+from runner.cli import main
+
+HERE = Path(__file__).parent
+BOTS = HERE / "bots"
+REPO = HERE.parent.parent
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def play(tmp_path: Path, a: Path | str, b: Path | str, *extra: str, name: str = "m") -> tuple[int, str, str, Path]:
+    code, out, err = run_cli("match", str(a), str(b), "--output", str(tmp_path), "--name", name, "--quiet", *extra)
+    return code, out, err, tmp_path / name
+
+
+def read_match_json(folder: Path) -> dict:
+    data = json.loads((folder / "match.json").read_text())
+    assert schemas.check_schema("match", data) == []
+    return data
+
+
+def same_tree(left: Path, right: Path, skip: set[str]) -> list[str]:
+    """Relative paths whose bytes differ between two folders (or exist on one side only)."""
+    differences = []
+    for path in sorted(left.rglob("*")):
+        relative = path.relative_to(left)
+        if path.is_dir() or relative.name in skip:
+            continue
+        other = right / relative
+        if not other.is_file() or not filecmp.cmp(path, other, shallow=False):
+            differences.append(str(relative))
+    right_files = {p.relative_to(right) for p in right.rglob("*") if p.is_file() and p.name not in skip}
+    differences += [str(p) for p in right_files if not (left / p).is_file()]
+    return differences
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_python_vs_javascript_log_verifies_and_repeats(tmp_path: Path) -> None:
+    a, b = REPO / "starter-bots" / "python3", REPO / "starter-bots" / "javascript"
+    code, out, _, first = play(tmp_path, a, b, "--seed", "7", "--max-rounds", "40", name="one")
+    assert code == 0, out
+    assert out.count("\n") == 1 and "after" in out  # --quiet: the result line only
+    summary = read_match_json(first)
+    assert [p["language"] for p in summary["players"]] == ["python3", "javascript"]
+    final_round = max(int(p.name.split()[1]) for p in first.glob("Round *"))
+    assert summary["seed"] == 7 and summary["rounds"] == final_round
+    assert (first / f"Round {final_round:03d}" / "endGameState.txt").is_file()
+    assert all(p["crashes"] == 0 and p["timeouts"] == 0 for p in summary["players"])
+    code, verify_out, _ = run_cli("verify", str(first), "--json")
+    assert code == 0, verify_out
+    code, _, _, second = play(tmp_path, a, b, "--seed", "7", "--max-rounds", "40", name="two")
+    assert code == 0
+    assert same_tree(first, second, skip={"match.json"}) == []
+
+
+def test_misbehaving_bots_are_counted_and_the_match_goes_on(tmp_path: Path) -> None:
+    code, _, _, folder = play(tmp_path, BOTS / "crasher", BOTS / "garbage", "--max-rounds", "3")
+    assert code == 0
+    summary = read_match_json(folder)
+    crasher, garbage = summary["players"]
+    assert crasher["crashes"] == 4 and crasher["invalid_commands"] == 3  # 0,0,2 builds once, then occupied
+    assert any("exit code 3" in e["event"] for e in crasher["events"])
+    assert garbage["crashes"] == 0 and garbage["invalid_commands"] == 4
+    assert summary["rounds"] == 4 and summary["end_reason"] == "max_rounds"
+    bot_output = (folder / "Round 000" / "A - CrasherBot" / "Console" / "BotOutput.txt").read_text()
+    assert "about to fail" in bot_output and "[td-runner]" in bot_output
+    command = (folder / "Round 001" / "B - GarbageBot" / "PlayerCommand.txt").read_text(encoding="utf-8")
+    assert "garbage, not a command" in command
+    assert run_cli("verify", str(folder))[0] == 0
+
+
+def test_silent_and_hanging_bots(tmp_path: Path) -> None:
+    code, _, _, folder = play(tmp_path, BOTS / "idle", BOTS / "sleeper", "--max-rounds", "1", "--timeout-ms", "300")
+    assert code == 0
+    idle, sleeper = read_match_json(folder)["players"]
+    assert idle["timeouts"] == idle["crashes"] == idle["invalid_commands"] == 0
+    assert sleeper["timeouts"] == 2 and sleeper["bot_seconds"] < 5
+    assert (folder / "Round 001" / "A - IdleBot" / "PlayerCommand.txt").read_text() == ""
+    assert run_cli("verify", str(folder))[0] == 0
+
+
+def test_same_folder_for_both_seats_takes_turns(tmp_path: Path) -> None:
+    code, _, _, folder = play(tmp_path, BOTS / "echo", BOTS / "echo", "--max-rounds", "3")
+    assert code == 0
+    a, b = read_match_json(folder)["players"]
+    assert a["invalid_commands"] == b["invalid_commands"] == 0
+    assert (folder / "Round 000" / "B - EchoBot" / "PlayerCommand.txt").read_text() == "0,0,2"
+    assert (folder / "Round 002" / "B - EchoBot" / "PlayerCommand.txt").read_text() == "1,0,2"
+    assert run_cli("verify", str(folder))[0] == 0
+
+
+def write_bot(folder: Path, **fields: object) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    data = {"author": "t", "email": "t@example.invalid", "nickName": "T", "botLocation": "/",
+            "botFileName": "bot.py", "botLanguage": "python3", **fields}
+    (folder / "bot.json").write_text(json.dumps(data))
+    (folder / "bot.py").write_text("")
+    return folder
+
+
+@pytest.mark.parametrize(
+    "case, expected",
+    [
+        ("missing folder", "no-such-bot"),
+        ("missing bot.json", "bot.json"),
+        ("invalid bot.json", "bot.json"),
+        ("unknown language", "cobol"),
+        ("missing executable", "nosuchprogram"),
+    ],
+)
+def test_bad_bot_input_is_one_line_exit_2(tmp_path: Path, case: str, expected: str) -> None:
+    good = write_bot(tmp_path / "good")
+    bad = tmp_path / "no-such-bot"
+    if case == "missing bot.json":
+        bad.mkdir()
+    elif case == "invalid bot.json":
+        bad.mkdir()
+        (bad / "bot.json").write_text("{not json")
+    elif case == "unknown language":
+        write_bot(bad, botLanguage="cobol")
+    elif case == "missing executable":
+        write_bot(bad, botLanguage="custom", command=["nosuchprogram", "bot.py"])
+    code, out, err, folder = play(tmp_path / "out", good, bad)
+    assert code == 2, err
+    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+    assert expected in err
+    assert not folder.exists()  # nothing started
+
+
+def test_unreadable_game_config_is_exit_2(tmp_path: Path) -> None:
+    good = write_bot(tmp_path / "good")
+    config = tmp_path / "rules.json"
+    config.write_text('{"mapWidth": 16}')
+    code, _, err, _ = play(tmp_path / "out", good, good, "--game-config", str(config))
+    assert code == 2 and "rules.json" in err and len(err.strip().splitlines()) == 1
+    code, _, err, _ = play(tmp_path / "out", good, good, "--game-config", str(tmp_path / "absent.properties"))
+    assert code == 2 and "absent.properties" in err
+
+
+def test_existing_match_folder_is_refused(tmp_path: Path) -> None:
+    good = write_bot(tmp_path / "good")
+    (tmp_path / "out" / "m").mkdir(parents=True)
+    code, _, err, _ = play(tmp_path / "out", good, good)
+    assert code == 2 and "already exists" in err
+
+
+def test_wrong_number_of_players_is_exit_2(tmp_path: Path) -> None:
+    code, _, err = run_cli("match", str(tmp_path))
+    assert code == 2 and "two players" in err
+
+
+def test_console_player_reads_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = write_bot(tmp_path / "good")
+    monkeypatch.setattr("sys.stdin", io.StringIO("0,0,2\n1,1,2\n"))
+    code, out, _, folder = play(tmp_path / "out", "console", good, "--max-rounds", "3")
+    assert code == 0
+    assert (folder / "Round 000" / "A - Console" / "PlayerCommand.txt").read_text() == "0,0,2"
+    assert (folder / "Round 002" / "A - Console" / "PlayerCommand.txt").read_text() == ""  # stdin closed
+    assert "Player A, Health=100" in out
