@@ -1,0 +1,4 @@
+"""Never answers: sleeps forever."""
+import time
+
+time.sleep(10**6)

@@ -1,0 +1,6 @@
+"""Writes a 200 MiB command.txt: a valid first line, then 200 MiB of digits with no line break."""
+with open("command.txt", "wb") as handle:
+    handle.write(b"4,4,2\n")
+    block = b"9" * (1 << 20)
+    for _ in range(200):
+        handle.write(block)
