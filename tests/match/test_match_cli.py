@@ -101,7 +101,7 @@ def test_same_folder_for_both_seats_takes_turns(tmp_path: Path) -> None:
     a, b = read_match_json(folder)["players"]
     assert a["invalid_commands"] == b["invalid_commands"] == 0
     assert (folder / "Round 000" / "B - EchoBot" / "PlayerCommand.txt").read_text() == "0,0,2"
-    assert (folder / "Round 002" / "B - EchoBot" / "PlayerCommand.txt").read_text() == "1,0,2"
+    assert (folder / "Round 003" / "B - EchoBot" / "PlayerCommand.txt").read_text() == "1,0,2"
     assert run_cli("verify", str(folder))[0] == 0
 
 
