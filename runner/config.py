@@ -86,7 +86,8 @@ def _game_config_keys() -> tuple[ConfigKey, ...]:
             path = ("buildings", kind.name, camel(name))
             keys.append(ConfigKey(path, f"game.config.{kind.name.lower()}.{suffix}", is_text=name == "icon"))
     for field in attrs.fields(IronCurtainStats):
-        keys.append(ConfigKey(("ironCurtain", camel(field.name)), f"game.config.ironcurtain.config.{kebab(field.name)}"))
+        property_key = f"game.config.ironcurtain.config.{kebab(field.name)}"
+        keys.append(ConfigKey(("ironCurtain", camel(field.name)), property_key))
     return tuple(keys)
 
 
@@ -384,16 +385,24 @@ def _resolve(base: Path, value: str) -> Path:
 # Shared helpers
 
 
+class UnreadableFile(UserError):
+    """A file that cannot be read at all; `reason` says why in plain words."""
+
+    def __init__(self, what: str, path: Path, reason: str) -> None:
+        super().__init__(f"{what} {path}: {reason}")
+        self.reason = reason
+
+
 def read_file(path: Path, what: str) -> bytes:
-    """The file's bytes, or a UserError saying in plain words why it cannot be read."""
+    """The file's bytes, or UnreadableFile ("<what> <path>: no such file", ...)."""
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise UserError(f"{what} {path}: no such file") from None
+        raise UnreadableFile(what, path, "no such file") from None
     except IsADirectoryError:
-        raise UserError(f"{what} {path}: is a folder, not a file") from None
+        raise UnreadableFile(what, path, "is a folder, not a file") from None
     except OSError as exc:
-        raise UserError(f"{what} {path}: cannot read: {exc.strerror or exc}") from None
+        raise UnreadableFile(what, path, f"cannot read: {exc.strerror or exc}") from None
 
 
 def decode_json(raw: bytes) -> tuple[Any, list[Problem]]:

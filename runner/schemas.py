@@ -13,7 +13,7 @@ import functools
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 import attrs
 import jsonschema
@@ -112,7 +112,7 @@ def _document_order(error: ValidationError) -> tuple:
 
 def _problems_of(error: ValidationError) -> Iterator[Problem]:
     """Reword the messages users meet most: missing keys, unknown keys (with a close match), wrong enums."""
-    where = error.json_path
+    where = json_path(error.absolute_path)
     instance, schema = error.instance, error.schema
     if error.validator == "required" and isinstance(instance, dict):
         for key in schema["required"]:
@@ -125,25 +125,51 @@ def _problems_of(error: ValidationError) -> Iterator[Problem]:
             if key not in known and not _matches_pattern(schema, key):
                 yield Problem(where, f"unknown key {key!r}{did_you_mean(key, known)}")
         return
-    if error.validator in ("enum", "const"):
-        allowed = schema["enum"] if error.validator == "enum" else [schema["const"]]
-        yield Problem(where, f"{instance!r} is not one of {', '.join(map(repr_json, allowed))}")
+    if "propertyNames" in error.schema_path:
+        yield Problem(where, f"bad key {instance!r}: {error.message}")
+        return
+    if error.validator == "enum":
+        yield Problem(where, f"{instance!r} is not one of {', '.join(map(repr, schema['enum']))}")
+        return
+    if error.validator == "const":
+        yield Problem(where, f"{instance!r} should be {schema['const']!r}")
         return
     yield Problem(where, error.message)
+
+
+def json_path(parts: Iterable[str | int]) -> str:
+    """`$.players[0].seat`; keys that are not plain words are quoted: `$["odd key"]` (hyphens count as plain)."""
+    text = "$"
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif _PLAIN_KEY.fullmatch(part):
+            text += f".{part}"
+        else:
+            text += f"[{json.dumps(part)}]"
+    return text
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_$-]+")
 
 
 def _matches_pattern(schema: dict, key: str) -> bool:
     return any(re.search(pattern, key) for pattern in schema.get("patternProperties", {}))
 
 
-def repr_json(value: object) -> str:
-    return json.dumps(value)
-
-
 def did_you_mean(word: str, choices: list[str]) -> str:
     """` (did you mean 'x'?)` for the closest choice, or '' when none is close."""
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    by_shape = {_shape(choice): choice for choice in choices}
+    if _shape(word) in by_shape:  # playerA, player_a, PLAYER-A all mean player-a
+        return f" (did you mean {by_shape[_shape(word)]!r}?)"
+    close = difflib.get_close_matches(word.lower(), [choice.lower() for choice in choices], n=1, cutoff=0.6)
+    if not close:
+        return ""
+    return f" (did you mean {next(c for c in choices if c.lower() == close[0])!r}?)"
+
+
+def _shape(word: str) -> str:
+    return re.sub(r"[-_.\s]", "", word.lower())
 
 
 class JSONSyntaxError(ValueError):

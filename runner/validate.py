@@ -29,6 +29,11 @@ _KIND_BY_NAME = {
     "game-config.properties": GAME_CONFIG,
 }
 
+_UNKNOWN_KIND = (
+    "unknown kind of file: name it bot.json, game-config.json or .properties, game-runner-config.json,"
+    " state.json or JsonMap.json, match.json; or give --kind"
+)
+
 
 @attrs.frozen
 class FileReport:
@@ -54,7 +59,8 @@ def validate_path(path: Path | str, kind: str | None = None) -> list[FileReport]
             return validate_match_log(path)
         if (path / "bot.json").is_file():
             return [validate_file(path / "bot.json", BOT)]
-        return [FileReport(path, None, unreadable="folder is neither a match log ('Round NNN' folders) nor a bot folder (bot.json)")]
+        why = "folder is neither a match log ('Round NNN' folders) nor a bot folder (bot.json)"
+        return [FileReport(path, None, unreadable=why)]
     return [validate_file(path, kind)]
 
 
@@ -62,12 +68,11 @@ def validate_file(path: Path, kind: str | None = None) -> FileReport:
     """Validate one file; `kind` None means detect it."""
     try:
         raw = config.read_file(path, "file")
-    except UserError as exc:
-        return FileReport(path, kind, unreadable=str(exc).removeprefix(f"file {path}: "))
+    except config.UnreadableFile as exc:
+        return FileReport(path, kind, unreadable=exc.reason)
     kind = kind or detect_kind(path, raw)
     if kind is None:
-        names = ", ".join(sorted(set(_KIND_BY_NAME) - {"jsonmap.json"}))
-        return FileReport(path, None, unreadable=f"unknown kind of file (expected one of {names}, or use --kind)")
+        return FileReport(path, None, unreadable=_UNKNOWN_KIND)
     if kind == BOT and not schemas.is_available(BOT):
         return FileReport(path, kind, unreadable=f"no schema for bot.json ({schemas.schema_path(BOT)} is missing)")
     return FileReport(path, kind, tuple(_CHECKERS[kind](path, raw)))
@@ -155,8 +160,9 @@ def check_state_board(state: dict[str, Any]) -> Iterable[Problem]:
                 yield Problem(f"{where}.cellOwner", f"{cell['cellOwner']!r}, but x={cell['x']} is in {owner}'s half")
             for group in ("buildings", "missiles"):
                 for index, thing in enumerate(cell[group]):
-                    if (thing["x"], thing["y"]) != (cell["x"], cell["y"]):
-                        yield Problem(f"{where}.{group}[{index}]", f"at x={thing['x']}, y={thing['y']}, not in its cell")
+                    if (thing["x"], thing["y"]) != (x, y):
+                        at = f"at x={thing['x']}, y={thing['y']}, not in its cell"
+                        yield Problem(f"{where}.{group}[{index}]", at)
     seats = sorted(player["playerType"] for player in state["players"])
     if seats != ["A", "B"]:
         yield Problem("$.players", f"playerType values are {seats}, expected one 'A' and one 'B'")
@@ -165,9 +171,12 @@ def check_state_board(state: dict[str, Any]) -> Iterable[Problem]:
             # spec 2.2: active iff lifetime >= 0
             yield Problem(f"$.players[{index}].isIronCurtainActive", "disagrees with activeIronCurtainLifetime >= 0")
     for kind, price in details["buildingPrices"].items():
-        if price != details["buildingsStats"][kind]["price"]:
-            yield Problem(f"$.gameDetails.buildingPrices.{kind}", f"{price}, but buildingsStats says {details['buildingsStats'][kind]['price']}")
-    hits = [(f"$.teslaHitList[{i}][{j}]", c) for i, shot in enumerate(state["teslaHitList"]) for j, c in enumerate(shot)]
+        stats_price = details["buildingsStats"][kind]["price"]
+        if price != stats_price:
+            yield Problem(f"$.gameDetails.buildingPrices.{kind}", f"{price}, but buildingsStats says {stats_price}")
+    hits = [
+        (f"$.teslaHitList[{i}][{j}]", cell) for i, shot in enumerate(state["teslaHitList"]) for j, cell in enumerate(shot)
+    ]
     hits += [(f"$.ironCurtainHitList[{i}]", c) for i, c in enumerate(state["ironCurtainHitList"])]
     for where, cell in hits:
         if not (cell["x"] < width and cell["y"] < height):
@@ -210,8 +219,8 @@ def _validate_round_state(path: Path, number: int) -> FileReport:
     """A JsonMap.json of a match log: a valid state that says the round of its folder."""
     try:
         raw = config.read_file(path, "file")
-    except UserError as exc:
-        return FileReport(path, STATE, unreadable=str(exc).removeprefix(f"file {path}: "))
+    except config.UnreadableFile as exc:
+        return FileReport(path, STATE, unreadable=exc.reason)
     data, problems = check_json(STATE, raw, check_state_board)
     if not problems and data["gameDetails"]["round"] != number:
         found = data["gameDetails"]["round"]
