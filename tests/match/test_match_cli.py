@@ -14,8 +14,13 @@ from runner import schemas
 from runner.cli import main
 
 HERE = Path(__file__).parent
-BOTS = HERE / "bots"
 REPO = HERE.parent.parent
+
+
+@pytest.fixture
+def bots(tmp_path: Path) -> Path:
+    """A private copy of the test bots: bots get state files written into their folders."""
+    return Path(shutil.copytree(HERE / "bots", tmp_path / "bots"))
 
 
 def run_cli(*args: str) -> tuple[int, str, str]:
@@ -52,7 +57,8 @@ def same_tree(left: Path, right: Path, skip: set[str]) -> list[str]:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_python_vs_javascript_log_verifies_and_repeats(tmp_path: Path) -> None:
-    a, b = REPO / "starter-bots" / "python3", REPO / "starter-bots" / "javascript"
+    a = shutil.copytree(REPO / "starter-bots" / "python3", tmp_path / "python3")
+    b = shutil.copytree(REPO / "starter-bots" / "javascript", tmp_path / "javascript")
     code, out, _, first = play(tmp_path, a, b, "--seed", "7", "--max-rounds", "40", name="one")
     assert code == 0, out
     assert out.count("\n") == 1 and "after" in out  # --quiet: the result line only
@@ -69,8 +75,8 @@ def test_python_vs_javascript_log_verifies_and_repeats(tmp_path: Path) -> None:
     assert same_tree(first, second, skip={"match.json"}) == []
 
 
-def test_misbehaving_bots_are_counted_and_the_match_goes_on(tmp_path: Path) -> None:
-    code, _, _, folder = play(tmp_path, BOTS / "crasher", BOTS / "garbage", "--max-rounds", "3")
+def test_misbehaving_bots_are_counted_and_the_match_goes_on(tmp_path: Path, bots: Path) -> None:
+    code, _, _, folder = play(tmp_path, bots / "crasher", bots / "garbage", "--max-rounds", "3")
     assert code == 0
     summary = read_match_json(folder)
     crasher, garbage = summary["players"]
@@ -85,8 +91,8 @@ def test_misbehaving_bots_are_counted_and_the_match_goes_on(tmp_path: Path) -> N
     assert run_cli("verify", str(folder))[0] == 0
 
 
-def test_silent_and_hanging_bots(tmp_path: Path) -> None:
-    code, _, _, folder = play(tmp_path, BOTS / "idle", BOTS / "sleeper", "--max-rounds", "1", "--timeout-ms", "300")
+def test_silent_and_hanging_bots(tmp_path: Path, bots: Path) -> None:
+    code, _, _, folder = play(tmp_path, bots / "idle", bots / "sleeper", "--max-rounds", "1", "--timeout-ms", "300")
     assert code == 0
     idle, sleeper = read_match_json(folder)["players"]
     assert idle["timeouts"] == idle["crashes"] == idle["invalid_commands"] == 0
@@ -95,8 +101,8 @@ def test_silent_and_hanging_bots(tmp_path: Path) -> None:
     assert run_cli("verify", str(folder))[0] == 0
 
 
-def test_same_folder_for_both_seats_takes_turns(tmp_path: Path) -> None:
-    code, _, _, folder = play(tmp_path, BOTS / "echo", BOTS / "echo", "--max-rounds", "3")
+def test_same_folder_for_both_seats_takes_turns(tmp_path: Path, bots: Path) -> None:
+    code, _, _, folder = play(tmp_path, bots / "echo", bots / "echo", "--max-rounds", "3")
     assert code == 0
     a, b = read_match_json(folder)["players"]
     assert a["invalid_commands"] == b["invalid_commands"] == 0
