@@ -185,3 +185,43 @@ def test_attack(name: str, limits: Limits, tag: str, tmp_path: Path) -> None:
     if limits.sandbox:
         assert snapshot(tmp_path, folder) == before
         assert [path for path in outside_targets(tag) if path.exists()] == []
+
+
+@pytest.mark.parametrize("name", sorted(name for name, attack in ATTACKS.items() if not attack.sandbox_only))
+def test_attack_in_a_match(name: str, tag: str, tmp_path: Path) -> None:
+    """A short match through the match loop: it completes, its log replays identically, nothing survives."""
+    from runner.engine.config import GameConfig
+    from runner.games.tower_defence import TowerDefenceSession
+    from runner.match import MatchRunner, MatchSettings, Player
+    from runner.matchlog.layout import open_match_log
+    from runner.matchlog.verify import verify_log
+
+    attacker = load_bot(copy_attack(name, tmp_path))
+    idle_folder = write_bot_json(tmp_path / "bots" / "idle", botFileName="bot.py", botLanguage="python3")
+    (idle_folder / "bot.py").write_text("open('command.txt', 'w').write('0,0,2')\n")
+    config = GameConfig(max_rounds=2)
+    settings = MatchSettings(
+        players=(Player("A", "A - attacker", attacker), Player("B", "B - idle", load_bot(idle_folder))),
+        folder=tmp_path / "match",
+        seed=7,
+        # at least 1.5 s: the idle opponent must never time out, even on a busy machine
+        limits=attrs.evolve(ATTACKS[name].limits, timeout_ms=max(1500, ATTACKS[name].limits.timeout_ms)),
+    )
+    summary = MatchRunner(TowerDefenceSession(config, seed=7), settings).run()
+    marked, renamed = processes_with(f"HOSTILE_TAG={tag}"), processes_with(f"sleeper-{tag}")
+    kill_all(marked + renamed)
+
+    assert (summary.end_reason, summary.rounds) == ("max_rounds", 3)
+    assert (tmp_path / "match" / "match.json").is_file()
+    report = verify_log(open_match_log(tmp_path / "match"), config)
+    assert report.ok, report.to_json()
+    assert marked == renamed == []
+    attacker_tally, idle_tally = summary.tallies["A"], summary.tallies["B"]
+    assert (idle_tally.timeouts, idle_tally.crashes) == (0, 0)
+    if name in ("hang", "linger"):
+        assert attacker_tally.timeouts == 3
+    if name == "crash":
+        assert attacker_tally.crashes == 3
+    bot_output = (tmp_path / "match" / "Round 000" / "A - attacker" / "Console" / "BotOutput.txt").read_text(errors="replace")
+    for event in {event["event"] for event in attacker_tally.events}:
+        assert f"[td-runner] {event}\n" in bot_output
