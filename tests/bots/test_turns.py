@@ -123,6 +123,7 @@ def test_nothing_outlives_the_turn(python_bot, limits: Limits, monkeypatch) -> N
                 if os.fork() == 0:
                     time.sleep(600)
                 os._exit(0)
+            os.wait()  # the middle process is gone before the answer: only the 5 sleepers are left over
         open("command.txt", "w").write("1,1,1")
     """)
     outcome = turn(folder, attrs.evolve(limits, timeout_ms=5000))
