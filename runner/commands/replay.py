@@ -17,10 +17,9 @@ from collections.abc import Callable, Iterator
 from rich.console import Console
 from rich.text import Text
 
-from runner.commands.verify import log_game_config
 from runner.engine.state import PLAYERS, CommandOrder
 from runner.errors import ExitCode, UserError
-from runner.matchlog.layout import open_match_log
+from runner.matchlog.layout import log_game_config, open_match_log
 from runner.matchlog.replay import MatchReplay, PlayerSummary, RoundView
 from runner.matchlog.verify import recorded_order
 

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
-from runner.engine.config import GameConfig
 from runner.engine.state import CommandOrder
 from runner.errors import ExitCode, UserError
-from runner.matchlog.layout import MatchLog, open_match_log
+from runner.matchlog.layout import log_game_config, open_match_log
 from runner.matchlog.verify import verify_log
 
 HELP = "replay a match log's commands through the engine and compare every round's files"
-
-#: Config files looked for in a match folder, in this order (ours first, then the official name).
-LOG_CONFIG_NAMES = ("game-config.json", "game-config.properties")
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("match_dir", metavar="MATCH_DIR", help="match folder in the official layout")
@@ -26,17 +20,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="command processing order: auto (driver-notes.json, else detected), A,B or B,A",
     )
     parser.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
-
-
-def log_game_config(log: MatchLog) -> tuple[GameConfig, Path | None]:
-    """The game config stored in the log folder, or the official defaults when there is none."""
-    from runner.config import load_game_config  # imported late: it pulls in jsonschema
-
-    for name in LOG_CONFIG_NAMES:
-        path = log.side_file(name)
-        if path is not None:
-            return load_game_config(path), path
-    return GameConfig(), None
 
 
 def run(args: argparse.Namespace, streams) -> int:

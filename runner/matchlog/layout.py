@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
 from runner.errors import UserError
+
+if TYPE_CHECKING:
+    from runner.engine.config import GameConfig
 
 ROUND_DIR = re.compile(r"Round (\d{3,})")
 PLAYER_DIR = re.compile(r"([AB]) - .*")
@@ -82,6 +86,22 @@ class MatchLog:
             return json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise UserError(f"{path}: not valid JSON: {exc}") from None
+
+
+#: Game config files looked for in a match folder, in this order (ours first, then the official name).
+LOG_CONFIG_NAMES = ("game-config.json", "game-config.properties")
+
+
+def log_game_config(log: MatchLog) -> tuple["GameConfig", Path | None]:
+    """The game config stored in the log folder and its path, or the official defaults and None."""
+    from runner.config import load_game_config  # imported late: it pulls in jsonschema
+    from runner.engine.config import GameConfig
+
+    for name in LOG_CONFIG_NAMES:
+        path = log.side_file(name)
+        if path is not None:
+            return load_game_config(path), path
+    return GameConfig(), None
 
 
 def open_match_log(path: Path | str) -> MatchLog:
