@@ -46,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--order", help="command processing order A,B or B,A (default B,A, as official)")
     parser.add_argument("--sandbox", action="store_true", help="run bots under bubblewrap (read-only system, "
                         "no network, own PID namespace)")
-    parser.add_argument("--verbose", action="store_true", help="print each round's engine errors")
+    parser.add_argument("--verbose", action="store_true",
+                        help="print each round's engine errors (default: the runner config's verbose-mode)")
     parser.add_argument("--quiet", action="store_true", help="print only the result line")
 
 
@@ -129,6 +130,11 @@ def _console_input(streams):
 
 def run(args: argparse.Namespace, streams) -> int:
     runner_config = _runner_config(args)
+    if runner_config.is_tournament_mode:
+        raise UserError(
+            f"{runner_config.source}: is-tournament-mode true is not supported (the official tournament mode "
+            "calls bot servers over HTTP); set it to false to run the bots locally"
+        )
     game_config = _game_config(args, runner_config)
     players = _players(args, runner_config)
     limits = _limits(args, runner_config)
@@ -146,7 +152,8 @@ def run(args: argparse.Namespace, streams) -> int:
         extra_files={"game-config.json": json.dumps(game_config_to_json(game_config), indent=2) + "\n"},
     )
     session = TowerDefenceSession(game_config, seed=seed, command_order=order)
-    display = MatchDisplay(streams.out, players, game_config.max_rounds, quiet=args.quiet, verbose=args.verbose)
+    verbose = args.verbose or runner_config.verbose_mode
+    display = MatchDisplay(streams.out, players, game_config.max_rounds, quiet=args.quiet, verbose=verbose)
     with display:
         summary: MatchSummary = MatchRunner(session, settings, display, _console_input(streams)).run()
     display.show_result(summary)

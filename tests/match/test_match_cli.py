@@ -179,3 +179,18 @@ def test_console_player_reads_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert (folder / "Round 000" / "A - Console" / "PlayerCommand.txt").read_text() == "0,0,2"
     assert (folder / "Round 002" / "A - Console" / "PlayerCommand.txt").read_text() == ""  # stdin closed
     assert "Player A, Health=100" in out
+
+
+def test_tournament_mode_is_refused_with_a_reason(tmp_path: Path) -> None:
+    config = tmp_path / "game-runner-config.json"
+    config.write_text(json.dumps({"is-tournament-mode": True}))
+    code, _, err = run_cli("match", "--config", str(config))
+    assert code == 2 and "is-tournament-mode" in err and len(err.strip().splitlines()) == 1
+
+
+def test_verbose_mode_prints_each_rounds_errors(tmp_path: Path, bots: Path) -> None:
+    code, out, _ = run_cli("match", str(bots / "garbage"), str(bots / "idle"), "--output", str(tmp_path),
+                           "--name", "v", "--max-rounds", "1", "--verbose")
+    assert code == 0
+    assert "round 0: errors ['Player A: Unable to parse command" in out
+    assert "winner" in out or "tie" in out
