@@ -134,6 +134,7 @@ def _namespace_prefix() -> tuple[str, ...] | None:
 def _sandbox_prefix(bot_dir: str, limits: Limits, info_fd: int | None = None) -> tuple[str, ...]:
     tmp_size = ("--size", str(limits.file_size_bytes)) if limits.file_size_bytes else ()
     info = ("--info-fd", str(info_fd)) if info_fd is not None else ()
+    hidden = [("--tmpfs", path) for path in limits.hidden_paths if os.path.isdir(path)]
     return (
         _bwrap_path() or "bwrap",
         *info,
@@ -143,7 +144,8 @@ def _sandbox_prefix(bot_dir: str, limits: Limits, info_fd: int | None = None) ->
         "--dev", "/dev",
         "--proc", "/proc",
         *tmp_size, "--tmpfs", "/tmp",
-        "--bind", bot_dir, bot_dir,  # after the /tmp tmpfs, so a bot folder under /tmp stays visible
+        *(argument for pair in hidden for argument in pair),
+        "--bind", bot_dir, bot_dir,  # after the tmpfs mounts, so a bot folder under one stays visible
         "--chdir", bot_dir,
         "--",
     )  # fmt: skip
@@ -152,6 +154,24 @@ def _sandbox_prefix(bot_dir: str, limits: Limits, info_fd: int | None = None) ->
 @functools.cache
 def _bwrap_path() -> str | None:
     return shutil.which("bwrap")
+
+
+#: Environment variables a sandboxed bot gets from the runner (the rest may hold the operator's secrets):
+#: what locates programs and runtimes, and the locale.
+SANDBOX_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TERM", "JAVA_HOME", "GOROOT",
+               "GOPATH", "DOTNET_ROOT", "NODE_PATH")
+
+
+def bot_environment(mode: Isolation, marker: str) -> dict[str, str]:
+    """The bot's environment: the runner's own, or only SANDBOX_ENV (and LC_*) in the sandbox."""
+    if mode is Isolation.SANDBOX:
+        env = {key: value for key, value in os.environ.items() if key in SANDBOX_ENV or key.startswith("LC_")}
+        env["TMPDIR"] = "/tmp"  # the sandbox's private one
+        env.setdefault("GOCACHE", "/tmp/go-build")  # `go run` must write its build cache somewhere
+    else:
+        env = dict(os.environ)
+    env[MARKER_ENV] = marker
+    return env
 
 
 def _check_sandbox() -> None:

@@ -36,6 +36,10 @@ class Limits:
     output_cap_bytes: int = attrs.field(default=1 * MiB, validator=_positive_or_none)
     command_cap_bytes: int = attrs.field(default=64 * KiB, validator=_positive_or_none)
     sandbox: bool = False
+    # sandbox only: folders the bot must not even read, each replaced by an empty tmpfs; give the opponent's
+    # bot folder (both bots run at once: otherwise one could read the other's command.txt as it is written)
+    # and the match log folder
+    hidden_paths: tuple[str, ...] = attrs.field(default=(), converter=lambda paths: tuple(map(str, paths)))
     # None: run each turn in its own PID namespace when this machine allows it, else fall back to killing
     # the process group plus a sweep for marked processes; True: insist (UserError if impossible); False:
     # never (the fallback only, e.g. to test it)

@@ -62,8 +62,7 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str]) -> 
     try:
         plan = isolation.plan_launch(limits, str(bot.bot_dir), info_write)
         marker = os.urandom(8).hex()
-        env = dict(os.environ)
-        env[isolation.MARKER_ENV] = marker
+        env = isolation.bot_environment(plan.isolation, marker)
         started = time.perf_counter()
         try:
             proc = subprocess.Popen(

@@ -240,3 +240,43 @@ def test_sandbox_without_bubblewrap_is_a_clear_error(python_bot, monkeypatch) ->
 def test_limits_reject_nonsense() -> None:
     with pytest.raises(ValueError, match="timeout_ms must be a positive integer"):
         Limits(timeout_ms=0)
+
+
+def sandbox_or_skip() -> Limits:
+    limits = Limits(sandbox=True, timeout_ms=5000)
+    try:
+        isolation.check_isolation(limits)
+    except UserError as exc:
+        pytest.skip(str(exc))
+    return limits
+
+
+def test_sandbox_passes_only_harmless_environment_variables(python_bot, monkeypatch) -> None:
+    limits = sandbox_or_skip()
+    monkeypatch.setenv("CLOUD_SECRET_TOKEN", "hunter2")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    folder = python_bot("""
+        import os
+        print(sorted(key for key in os.environ if key in ("CLOUD_SECRET_TOKEN", "LC_ALL", "PATH", "TMPDIR")))
+    """)
+    assert turn(folder, limits).output == "['LC_ALL', 'PATH', 'TMPDIR']\n"
+    assert "CLOUD_SECRET_TOKEN" in turn(folder, attrs.evolve(limits, sandbox=False)).output
+
+
+def test_sandbox_hides_the_opponents_folder(python_bot) -> None:
+    limits = sandbox_or_skip()
+    opponent = python_bot("pass", name="opponent")
+    (opponent / "command.txt").write_text("1,1,1\n")
+    folder = python_bot(f"""
+        import os
+        try:
+            answer = open({str(opponent / "command.txt")!r}).read().strip()
+        except OSError as exc:
+            answer = type(exc).__name__
+        open("command.txt", "w").write(answer)
+    """)
+    assert turn(folder, attrs.evolve(limits, sandbox=False)).command == "1,1,1"
+    assert turn(folder, attrs.evolve(limits, hidden_paths=[opponent])).command == "FileNotFoundError"
+    # hiding a folder that holds the bot's own folder too: the bot's folder stays visible and writable
+    assert turn(folder, attrs.evolve(limits, hidden_paths=[folder.parent])).command == "FileNotFoundError"
+    assert (opponent / "command.txt").read_text() == "1,1,1\n"
