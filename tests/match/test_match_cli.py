@@ -194,3 +194,33 @@ def test_verbose_mode_prints_each_rounds_errors(tmp_path: Path, bots: Path) -> N
     assert code == 0
     assert "round 0: errors ['Player A: Unable to parse command" in out
     assert "winner" in out or "tie" in out
+
+
+def test_ctrl_c_keeps_the_played_rounds_and_exits_130(tmp_path: Path, bots: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    slow = bots / "slow"
+    slow.mkdir()
+    (slow / "bot.json").write_text((bots / "echo" / "bot.json").read_text().replace("EchoBot", "SlowBot"))
+    (slow / "bot.py").write_text("import time\ntime.sleep(0.2)\nopen('command.txt', 'w').write('0,0,2')\n")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "runner", "match", str(slow), str(bots / "idle"), "--output", str(tmp_path),
+         "--name", "ctrl-c", "--quiet"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    folder = tmp_path / "ctrl-c"
+    deadline = time.monotonic() + 30
+    while not (folder / "Round 003").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    summary = read_match_json(folder)
+    assert summary["end_reason"] == "interrupted" and summary["winner"] is None
+    played = summary["rounds"]
+    assert played >= 3 and all((folder / f"Round {n:03d}" / "A - SlowBot" / "PlayerCommand.txt").is_file()
+                               for n in range(played))
+    assert "interrupted" in err
