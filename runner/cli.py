@@ -32,12 +32,14 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(f"{self.prog}: {message}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; with `only`, just that subcommand's module is imported (start-up time matters
+    for quick commands such as `verify`: `match` pulls in rich and jsonschema)."""
     parser = _Parser(prog="td-runner", description="Run and check Entelect 2018 Tower Defence matches.")
     parser.add_argument("--version", action="version", version=f"td-runner {__version__}")
     parser.add_argument("--traceback", action="store_true", help="re-raise unexpected errors (debugging)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if only is None else (only,):
         module = importlib.import_module(f"runner.commands.{name}")
         sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(sub)
@@ -50,7 +52,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     streams = Streams(out or sys.stdout, err or sys.stderr)
     args = None
     try:
-        args = build_parser().parse_args(argv)
+        arguments = list(sys.argv[1:] if argv is None else argv)
+        chosen = next((a for a in arguments if not a.startswith("-")), None)
+        args = build_parser(chosen if chosen in SUBCOMMANDS else None).parse_args(arguments)
         if args.command is None:
             raise UserError("no command given; try `td-runner --help`")
         return int(args.handler(args, streams))
