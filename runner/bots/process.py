@@ -73,7 +73,7 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str]) -> 
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,  # one stream, interleaved as written, like BotOutput.txt (spec 8.4)
                 start_new_session=True,  # the bot leads its own process group and session
-                preexec_fn=plan.preexec,
+                preexec_fn=plan.preexec,  # noqa: PLW1509  (only without prlimit; setrlimit calls only)
                 pass_fds=() if info_write is None else (info_write,),
             )
         except OSError as exc:

@@ -7,12 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from botfolders import write_bot_json
 
 from runner.bots.definition import load_bot
 from runner.bots.languages import DEFAULT_LANGUAGES, LaunchTemplate, expand
 from runner.errors import UserError
-
-from botfolders import write_bot_json
 
 
 def error_of(folder: Path, languages=None) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from botfolders import isolation_modes, processes_with, write_bot_json
 
 from runner.bots import isolation
 from runner.bots.definition import load_bot
@@ -18,8 +19,6 @@ from runner.bots.limits import Limits
 from runner.bots.outcome import TurnStatus
 from runner.bots.process import run_turn
 from runner.errors import UserError
-
-from botfolders import isolation_modes, processes_with, write_bot_json
 
 FILES = {"state.json": '{"a":"é ✓","b":[1,2]}', "textMap.txt": "line 1\r\nline 2\n\n"}
 QUICK = Limits(timeout_ms=5000)  # generous: python needs ~0.1 s to start, more on a loaded machine

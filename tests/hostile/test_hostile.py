@@ -23,12 +23,12 @@ import pytest
 
 from runner.bots.definition import load_bot
 from runner.bots.isolation import Isolation, check_isolation
-from runner.bots.limits import MiB, Limits
+from runner.bots.limits import Limits, MiB
 from runner.bots.outcome import TurnOutcome, TurnStatus
 from runner.bots.process import run_turn
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bots"))
-from botfolders import isolation_modes, processes_with, write_bot_json  # noqa: E402
+from botfolders import isolation_modes, processes_with, write_bot_json
 
 HERE = Path(__file__).parent
 FILES = {"state.json": '{"round":0}', "textMap.txt": "map\n"}
@@ -85,7 +85,7 @@ def delete_state(turn: int, outcome: TurnOutcome, folder: Path) -> None:
 @attrs.frozen
 class Attack:
     check: Check
-    limits: Limits = Limits(timeout_ms=5000)
+    limits: Limits = Limits(timeout_ms=5000)  # noqa: RUF009  (frozen, so sharing it is safe)
     turns: int = 2
     sandbox_only: bool = False  # attacks that would really damage the machine without the sandbox
 

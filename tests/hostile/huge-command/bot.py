@@ -2,5 +2,4 @@
 with open("command.txt", "wb") as handle:
     handle.write(b"4,4,2\n")
     block = b"9" * (1 << 20)
-    for _ in range(200):
-        handle.write(block)
+    handle.writelines(block for _ in range(200))
