@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from typing import Any
 
 import attrs
@@ -17,7 +16,7 @@ from runner.matchlog.layout import CONSOLE, JSON_MAP, TEXT_MAP, MatchLog
 from runner.protocol import Renderers
 from runner.protocol.end_game import render_end_game_state
 
-_MISSILE_ID = re.compile(r'"id":"[^"]*"')
+_ID_KEY = '"id":"'
 _PLAYERS_KEY = ',"players":['
 
 
@@ -73,13 +72,24 @@ def compare_json_state(recorded: str, ours: str) -> tuple[str, Any, Any] | None:
     """
     head_rec, _, tail_rec = recorded.partition(_PLAYERS_KEY)
     head_ours, _, tail_ours = ours.partition(_PLAYERS_KEY)
-    if _same_details(head_rec, head_ours) and _MISSILE_ID.sub("", tail_rec) == _MISSILE_ID.sub("", tail_ours):
+    if _same_details(head_rec, head_ours) and _equal_ignoring_ids(tail_rec, tail_ours):
         return None
     try:
         differences = compare_states(recorded, ours, ignore_list_order=False, limit=1)
     except ValueError as exc:
         return ("(file)", f"invalid JSON: {exc}", "valid JSON")
     return _first(differences)
+
+
+def _equal_ignoring_ids(recorded: str, ours: str) -> bool:
+    """Equal texts once every missile id value is blanked (spec 9.2.1); str.split is far cheaper than a regex."""
+    recorded_parts, our_parts = recorded.split(_ID_KEY), ours.split(_ID_KEY)
+    if len(recorded_parts) != len(our_parts) or recorded_parts[0] != our_parts[0]:
+        return False
+    for rec, our in zip(recorded_parts[1:], our_parts[1:]):
+        if rec[rec.find('"'):] != our[our.find('"'):]:
+            return False
+    return True
 
 
 @functools.lru_cache(maxsize=64)

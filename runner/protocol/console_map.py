@@ -21,10 +21,15 @@ class ConsoleMapRenderer:
         half = config.half
         # the left part of a cell starts as the column label mirrored into each owner's half
         self._column_labels = [str(x if x < half else config.map_width - 1 - x) for x in range(config.map_width)]
+        self._row_labels = [str(y) for y in range(config.map_height)]
+        #: every cell as drawn when it is empty and nothing on the board needs padding
+        self._plain_rows = [
+            [f"[{label} {y}]" for label in self._column_labels] for y in range(config.map_height)
+        ]
 
     def render(self, state: GameState) -> str:
         config = self.config
-        width, height, half = config.map_width, config.map_height, config.half
+        half = config.half
         middles: dict[tuple[int, int], str] = {(b.x, b.y): building_letter(b) for b in state.buildings}
         lefts: dict[tuple[int, int], str] = {}
         rights: dict[tuple[int, int], str] = {}
@@ -36,6 +41,17 @@ class ConsoleMapRenderer:
                 rights[key] = rights.get(key, "") + ">"  # A's missiles replace the row label
         left_width = max([1, *map(len, lefts.values())])
         right_width = max([1, *map(len, rights.values())])
+        if left_width == right_width == 1:  # the usual case: only occupied cells differ from the plain board
+            rows = [row[:] for row in self._plain_rows]
+            keys = middles.keys() | lefts.keys() | rights.keys()
+        else:  # spec 7.3: pad every cell of the board to the widest missile run
+            rows = [[""] * config.map_width for _ in range(config.map_height)]
+            keys = {(x, y) for x in range(config.map_width) for y in range(config.map_height)}
+        for key in keys:
+            x, y = key
+            left = lefts.get(key, self._column_labels[x]).ljust(left_width)
+            right = rights.get(key, self._row_labels[y]).rjust(right_width)
+            rows[y][x] = f"[{left}{middles.get(key, ' ')}{right}]"
         curtain_a = state.players["A"].is_iron_curtain_active
         curtain_b = state.players["B"].is_iron_curtain_active
         curtain = ""
@@ -44,15 +60,6 @@ class ConsoleMapRenderer:
             right = ("/" if curtain_b else " ").rjust(right_width)
             curtain = f" {left} {right} "
         lines = ["\n", _header(state.players["A"]), _header(state.players["B"])]
-        for y in range(height):
-            row_label = str(y)
-            cells = []
-            for x in range(width):
-                key = (x, y)
-                left = lefts.get(key, self._column_labels[x]).ljust(left_width)
-                right = rights.get(key, row_label).rjust(right_width)
-                cells.append(f"[{left}{middles.get(key, ' ')}{right}]")
-                if x == half - 1 and curtain:
-                    cells.append(curtain)
-            lines.append("".join(cells) + "\n")
+        for row in rows:
+            lines.append(f"{''.join(row[:half])}{curtain}{''.join(row[half:])}\n")
         return "".join(lines)
