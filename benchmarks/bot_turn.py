@@ -17,10 +17,14 @@ import json
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+# sys.path[0] is this folder, where benchmarks/runner.py would shadow the `runner` package
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from runner.bots.definition import load_bot
 from runner.bots.isolation import check_isolation
