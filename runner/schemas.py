@@ -12,6 +12,7 @@ import difflib
 import functools
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -23,8 +24,16 @@ from jsonschema.exceptions import ValidationError
 
 from runner import fastschema
 
-#: Folder of the shipped schemas (the repository's `schema/`, next to the `runner` package).
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
+def _schema_dir() -> Path:
+    """The repository's `schema/` next to the package (a clone or editable install), else the copy a
+    regular install puts under `<prefix>/share/td-runner/schema` (pyproject data-files)."""
+    beside = Path(__file__).resolve().parent.parent / "schema"
+    installed = Path(sys.prefix) / "share" / "td-runner" / "schema"
+    return beside if beside.is_dir() or not installed.is_dir() else installed
+
+
+#: Folder of the shipped schemas.
+SCHEMA_DIR = _schema_dir()
 
 #: Base of every schema's `$id`. `.invalid` is a reserved domain: these ids name, they are never fetched.
 SCHEMA_BASE = "https://td-runner.invalid/schema/"
