@@ -143,10 +143,21 @@ class MatchRunner:
         self.players = {player.seat: player for player in settings.players}
         self.tallies = {seat: PlayerTally() for seat in self.players}
         self.writer = MatchLogWriter(settings.folder, {seat: p.name for seat, p in self.players.items()})
+        self.limits = {seat: self._limits_for(seat) for seat in self.players}  # after the log folder exists
         bot_dirs = [p.bot.bot_dir for p in settings.players if p.bot]
         # one folder for both seats (self-play): their files would collide, so take turns like the official runner
         self.sequential = len(bot_dirs) != len(set(bot_dirs))
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=len(self.players), thread_name_prefix="bot")
+
+    def _limits_for(self, seat: str) -> Limits:
+        """In the sandbox, each bot also loses sight of the other bot's folder and of the match log
+        (both run at once, so one could otherwise read the other's command.txt as it is written)."""
+        limits = self.settings.limits
+        player = self.players[seat]
+        if not limits.sandbox or player.bot is None:
+            return limits
+        others = [p.bot.bot_dir for p in self.settings.players if p.bot and p.bot.bot_dir != player.bot.bot_dir]
+        return attrs.evolve(limits, hidden_paths=(*limits.hidden_paths, *others, self.settings.folder.resolve()))
 
     def run(self) -> MatchSummary:
         started = time.monotonic()
@@ -200,14 +211,14 @@ class MatchRunner:
 
     def run_players(self, files: dict[str, dict[str, str]], console: str) -> dict[str, TurnOutcome]:
         """Run every bot seat at once (sequentially for self-play); humans answer in this thread."""
-        limits = self.settings.limits
+        limits = self.limits
         bots = [p for p in self.players.values() if p.bot is not None]
         outcomes: dict[str, TurnOutcome] = {}
         if self.sequential:
             for player in bots:
-                outcomes[player.seat] = run_turn(player.bot, files[player.seat], limits)
+                outcomes[player.seat] = run_turn(player.bot, files[player.seat], limits[player.seat])
         else:
-            futures = {p.seat: self.pool.submit(run_turn, p.bot, files[p.seat], limits) for p in bots}
+            futures = {p.seat: self.pool.submit(run_turn, p.bot, files[p.seat], limits[p.seat]) for p in bots}
             for player in self.players.values():
                 if player.bot is None:
                     outcomes[player.seat] = self.ask_human(player, console)

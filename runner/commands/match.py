@@ -11,6 +11,7 @@ from pathlib import Path
 import attrs
 
 from runner.bots.definition import load_bot
+from runner.bots.isolation import check_isolation
 from runner.bots.limits import Limits
 from runner.config import (
     RunnerConfig,
@@ -138,6 +139,7 @@ def run(args: argparse.Namespace, streams) -> int:
     game_config = _game_config(args, runner_config)
     players = _players(args, runner_config)
     limits = _limits(args, runner_config)
+    check_isolation(limits)  # e.g. --sandbox without bubblewrap: say so before round 0
     seed = args.seed if args.seed is not None else (runner_config.seed or 0)
     try:
         order = CommandOrder.parse(args.order) if args.order else runner_config.command_order

@@ -224,3 +224,20 @@ def test_ctrl_c_keeps_the_played_rounds_and_exits_130(tmp_path: Path, bots: Path
     assert played >= 3 and all((folder / f"Round {n:03d}" / "A - SlowBot" / "PlayerCommand.txt").is_file()
                                for n in range(played))
     assert "interrupted" in err
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap (bwrap) is not installed")
+def test_sandboxed_match_hides_the_opponent(tmp_path: Path, bots: Path) -> None:
+    spy = bots / "spy"
+    spy.mkdir()
+    (spy / "bot.json").write_text((bots / "echo" / "bot.json").read_text().replace("EchoBot", "SpyBot"))
+    (spy / "bot.py").write_text(
+        "import os, sys\n"
+        f"print('opponent visible' if os.path.exists({str(bots / 'echo' / 'state.json')!r}) else 'opponent hidden')\n"
+        f"print('log visible' if os.path.exists({str(tmp_path / 'out' / 'sb')!r}) else 'log hidden')\n"
+    )
+    code, _, err, folder = play(tmp_path / "out", spy, bots / "echo", "--max-rounds", "1", "--sandbox", name="sb")
+    assert code == 0, err
+    output = (folder / "Round 001" / "A - SpyBot" / "Console" / "BotOutput.txt").read_text()
+    assert "opponent hidden" in output and "log hidden" in output
+    assert run_cli("verify", str(folder))[0] == 0
