@@ -234,7 +234,7 @@ def test_sandboxed_match_hides_the_opponent(tmp_path: Path, bots: Path) -> None:
     (spy / "bot.py").write_text(
         "import os, sys\n"
         f"print('opponent visible' if os.path.exists({str(bots / 'echo' / 'state.json')!r}) else 'opponent hidden')\n"
-        f"print('log visible' if os.path.exists({str(tmp_path / 'out' / 'sb')!r}) else 'log hidden')\n"
+        f"print('log visible' if os.path.exists({str(tmp_path / 'out' / 'sb' / 'game-config.json')!r}) else 'log hidden')\n"
     )
     code, _, err, folder = play(tmp_path / "out", spy, bots / "echo", "--max-rounds", "1", "--sandbox", name="sb")
     assert code == 0, err
