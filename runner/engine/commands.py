@@ -59,6 +59,10 @@ def _out_of_map(fields: list[str]) -> str:
     return f"Out of map bounds, X:{fields[0]} Y: {fields[1]}"
 
 
+_DO_NOTHING = ParsedCommand(None)
+_EXCEPTION = ParsedCommand(None, penalty=1)
+
+
 def parse_command(text: str) -> ParsedCommand:
     """Apply the decision procedure of spec 4.2 to one raw command string.
 
@@ -69,7 +73,7 @@ def parse_command(text: str) -> ParsedCommand:
     count = len(fields)
     if count == 1:
         # "Exception" is what the official tournament runner submits for a dead bot
-        return ParsedCommand(None, penalty=1 if text == "Exception" else 0)
+        return _EXCEPTION if text == "Exception" else _DO_NOTHING
     wrong_count = f"Unable to parse command expected 3 parameters, got {count}"
     if count == 0:
         return ParsedCommand(None, (wrong_count,), penalty=1)

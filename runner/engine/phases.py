@@ -26,7 +26,8 @@ def apply_command(state: GameState, player: str, text: str) -> None:
     parsed = parse_command(text)
     me = state.players[player]
     me.do_nothing_streak += parsed.penalty
-    state.errors.extend(f"Player {player}: {error}" for error in parsed.errors)
+    if parsed.errors:
+        state.errors.extend(f"Player {player}: {error}" for error in parsed.errors)
     if parsed.command is None:
         return
     me.do_nothing_streak = 0  # spec 4.4: a well-formed command resets first...
@@ -120,8 +121,10 @@ def update_iron_curtains(state: GameState) -> None:
 
 def fire_teslas(state: GameState) -> None:
     """Phase 4: constructed teslas, oldest first, fire when charged and paid for (spec 3.2)."""
-    towers = [b for b in state.buildings if b.type is BuildingType.TESLA and b.construction_time_left <= -1]
-    towers.sort(key=lambda b: b.construction_time_left)  # stable: ties keep board-list order
+    tesla = BuildingType.TESLA
+    towers = [b for b in state.buildings if b.type is tesla and b.construction_time_left <= -1]
+    if len(towers) > 1:
+        towers.sort(key=_construction_time_left)  # stable: ties keep board-list order
     for tower in towers:
         owner = state.players[tower.owner]
         if owner.energy >= tower.stats.energy_per_shot and tower.weapon_cooldown_time_left == 0:
@@ -130,6 +133,10 @@ def fire_teslas(state: GameState) -> None:
             tower.weapon_cooldown_time_left = tower.stats.weapon_cooldown_period
         elif tower.weapon_cooldown_time_left > 0:
             tower.weapon_cooldown_time_left -= 1
+
+
+def _construction_time_left(building: Building) -> int:
+    return building.construction_time_left
 
 
 def _tesla_shot(state: GameState, tower: Building) -> None:
@@ -246,10 +253,12 @@ def move_missiles(state: GameState) -> None:
 
 def remove_destroyed(state: GameState) -> None:
     """Phase 7: dead buildings leave the board; zero-speed missiles too (dead code with any sane config)."""
-    if any(b.health == 0 for b in state.buildings):
-        state.buildings = [b for b in state.buildings if b.health != 0]
-        state.grid = {(b.x, b.y): b for b in state.buildings}
-    if any(m.speed == 0 for m in state.missiles):
+    survivors = [b for b in state.buildings if b.health != 0]
+    if len(survivors) != len(state.buildings):
+        state.buildings = survivors
+        state.grid = {(b.x, b.y): b for b in survivors}
+    # missiles take the attack building's weapon speed, so only a config with speed 0 can make any
+    if state.config.buildings[BuildingType.ATTACK].weapon_speed == 0 and state.missiles:
         state.missiles = [m for m in state.missiles if m.speed != 0]
 
 
