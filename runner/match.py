@@ -210,23 +210,20 @@ class MatchRunner:
             self.observer.round_played(round_number, session, report, outcomes)
 
     def run_players(self, files: dict[str, dict[str, str]], console: str) -> dict[str, TurnOutcome]:
-        """Run every bot seat at once (sequentially for self-play); humans answer in this thread."""
-        limits = self.limits
+        """Run every bot seat at once (one after the other for self-play); humans answer meanwhile."""
         bots = [p for p in self.players.values() if p.bot is not None]
         outcomes: dict[str, TurnOutcome] = {}
-        if self.sequential:
-            for player in bots:
-                outcomes[player.seat] = run_turn(player.bot, files[player.seat], limits[player.seat])
-        else:
-            futures = {p.seat: self.pool.submit(run_turn, p.bot, files[p.seat], limits[p.seat]) for p in bots}
-            for player in self.players.values():
-                if player.bot is None:
-                    outcomes[player.seat] = self.ask_human(player, console)
-            for seat, future in futures.items():
-                outcomes[seat] = future.result()
+        futures: dict[str, concurrent.futures.Future[TurnOutcome]] = {}
+        for player in bots:
+            arguments = (player.bot, files[player.seat], self.limits[player.seat])
+            if self.sequential:
+                outcomes[player.seat] = run_turn(*arguments)
+            else:
+                futures[player.seat] = self.pool.submit(run_turn, *arguments)
         for player in self.players.values():
-            if player.bot is None and player.seat not in outcomes:
+            if player.bot is None:
                 outcomes[player.seat] = self.ask_human(player, console)
+        outcomes.update((seat, future.result()) for seat, future in futures.items())
         return {seat: outcomes[seat] for seat in self.players}
 
     def ask_human(self, player: Player, console: str) -> TurnOutcome:
