@@ -88,9 +88,7 @@ def choose_move(game):
         return (0, 0, IRON_CURTAIN)
 
     # 2. Put a defence wall at the front of every row where the enemy has an attack building.
-    threatened = [
-        y for y in range(game.height) if game.count("B", ATTACK, y) > 0 and game.count("A", DEFENSE, y) == 0
-    ]
+    threatened = [y for y in range(game.height) if game.count("B", ATTACK, y) > 0 and game.count("A", DEFENSE, y) == 0]
     threatened.sort(key=lambda y: -game.count("B", ATTACK, y))  # most attackers first
     for y in threatened:
         x = game.first_free(y, front_to_back)
@@ -127,7 +125,7 @@ def main():
     move = choose_move(game)
     with open("command.txt", "w", encoding="utf-8") as f:
         if move is not None:
-            f.write("%d,%d,%d" % move)
+            f.write("{},{},{}".format(*move))
 
 
 if __name__ == "__main__":

@@ -61,7 +61,10 @@ class Rules:
             for cell in row:
                 for b in cell["buildings"]:
                     if b["buildingType"] == "TESLA":
-                        self.tesla_shot, self.tesla_range = b["energyPerShot"], b["maxRange"]
+                        self.tesla_shot, self.tesla_range = (
+                            b["energyPerShot"],
+                            b["maxRange"],
+                        )
 
 
 class World:
@@ -71,11 +74,20 @@ class World:
     missiles:  [x, y, owner]
     """
 
-    __slots__ = ("rules", "round", "buildings", "missiles", "energy", "health", "score", "curtain_left",
-                 "curtain_ready")
+    __slots__ = (
+        "buildings",
+        "curtain_left",
+        "curtain_ready",
+        "energy",
+        "health",
+        "missiles",
+        "round",
+        "rules",
+        "score",
+    )
 
     @classmethod
-    def from_state(cls, state: dict, rules: Rules) -> "World":
+    def from_state(cls, state: dict, rules: Rules) -> World:
         w = cls()
         w.rules = rules
         w.round = state["gameDetails"]["round"]
@@ -93,14 +105,17 @@ class World:
                 for b in cell["buildings"]:
                     owner = ME if b["playerType"] == "A" else THEM
                     w.buildings[(b["x"], b["y"])] = [
-                        owner, TYPE_NAMES[b["buildingType"]], b["health"], b["constructionTimeLeft"],
+                        owner,
+                        TYPE_NAMES[b["buildingType"]],
+                        b["health"],
+                        b["constructionTimeLeft"],
                         b["weaponCooldownTimeLeft"],
                     ]
                 for m in cell["missiles"]:
                     w.missiles.append([m["x"], m["y"], ME if m["playerType"] == "A" else THEM])
         return w
 
-    def copy(self) -> "World":
+    def copy(self) -> World:
         w = World()
         w.rules = self.rules
         w.round = self.round
@@ -140,7 +155,13 @@ class World:
                 self.score[ME] += r.curtain_score
             else:
                 s = r.stats[kind]
-                self.buildings[(x, y)] = [ME, kind, s["health"], s["constructionTime"], 0]
+                self.buildings[(x, y)] = [
+                    ME,
+                    kind,
+                    s["health"],
+                    s["constructionTime"],
+                    0,
+                ]
                 self.energy[ME] -= s["price"]
                 self.score[ME] += s["constructionScore"]
         buildings = self.buildings
@@ -176,7 +197,8 @@ class World:
             del buildings[pos]
         for p in (ME, THEM):  # phase 8
             income = r.income + sum(
-                r.stats[ENERGY]["energyGeneratedPerTurn"] for b in buildings.values()
+                r.stats[ENERGY]["energyGeneratedPerTurn"]
+                for b in buildings.values()
                 if b[0] == p and b[1] == ENERGY and b[3] <= -1
             )
             self.energy[p] += income
@@ -263,7 +285,10 @@ def candidate_moves(world: World) -> list[tuple[int, int, int] | None]:
         for x, kind in ((back, ENERGY), (back, ATTACK), (front, DEFENSE)):
             if world.can_build(x, y, kind):
                 moves.append((x, y, kind))
-        for x in (r.half - 2, r.half - 1):  # teslas reach 9 columns: from here, the whole enemy half
+        for x in (
+            r.half - 2,
+            r.half - 1,
+        ):  # teslas reach 9 columns: from here, the whole enemy half
             if world.can_build(x, y, TESLA):
                 moves.append((x, y, TESLA))
     if world.can_use_iron_curtain():
@@ -294,7 +319,7 @@ def choose_move(state: dict) -> tuple[int, int, int] | None:
 def decide(state: dict) -> str:
     """The command line for this state ("" = do nothing)."""
     move = choose_move(state)
-    return "" if move is None else "%d,%d,%d" % move
+    return "" if move is None else "{},{},{}".format(*move)
 
 
 def main() -> None:
