@@ -7,6 +7,7 @@ from runner.engine.state import GameState
 from runner.protocol.console_map import ConsoleMapRenderer
 from runner.protocol.json_state import JsonStateRenderer
 from runner.protocol.text_map import TextMapRenderer
+from runner.protocol.view import occupied_cells
 
 
 class Renderers:
@@ -25,8 +26,9 @@ class Renderers:
 
     def player_files(self, state: GameState) -> dict[str, tuple[str, str]]:
         """Each player's (state.json, textMap.txt) for this state; the per-round hot path of the runner."""
-        states = self.json_state.render_views(state)
-        texts = self.text_map.render_views(state)
+        cells = occupied_cells(state)
+        states = self.json_state.render_views(state, cells=cells)
+        texts = self.text_map.render_views(state, cells=cells)
         return {seat: (states[seat], texts[seat]) for seat in states}
 
     def console(self, state: GameState) -> str:

@@ -57,6 +57,29 @@ class JsonStateRenderer:
         ]
         self._building_parts = {t: self._building_template(config.buildings[t], t) for t in BuildingType}
         self._views = {p: View(p, config.map_width) for p in "AB"}
+        # per viewer, per engine cell: where the cell goes in the flat board (row-major, view x), the text
+        # before its buildings, and per owner the end of a building / a missile object (coordinates, label)
+        width = config.map_width
+        self._slots: dict[str, dict[tuple[int, int], int]] = {}
+        self._opens: dict[str, dict[tuple[int, int], str]] = {}
+        self._building_ends: dict[str, dict[tuple[int, int, str], str]] = {}
+        self._missile_ends: dict[str, dict[tuple[int, int, str], str]] = {}
+        self._closes: dict[str, dict[tuple[int, int], str]] = {}
+        for viewer, view in self._views.items():
+            slots, opens, building_ends, missile_ends, closes = {}, {}, {}, {}, {}
+            for x in range(width):
+                vx = view.x(x)
+                for y in range(config.map_height):
+                    slots[(x, y)] = y * width + vx
+                    opens[(x, y)] = self._cell_head[(vx, y)]
+                    closes[(x, y)] = self._owner_tail[vx]
+                    for owner in "AB":
+                        label = view.labels[owner]
+                        building_ends[(x, y, owner)] = f'{vx},"y":{y},"playerType":"{label}"}}'
+                        missile_ends[(x, y, owner)] = f'","x":{vx},"y":{y},"playerType":"{label}"}}'
+            self._slots[viewer], self._opens[viewer], self._closes[viewer] = slots, opens, closes
+            self._building_ends[viewer], self._missile_ends[viewer] = building_ends, missile_ends
+        self._empty_board = [cell for row in self._empty_rows for cell in row]
 
     @staticmethod
     def _building_template(stats: BuildingStats, kind: BuildingType) -> tuple[str, str]:
@@ -86,9 +109,12 @@ class JsonStateRenderer:
         """The state as `viewer` ("A" or "B") receives it."""
         return self.render_views(state, (viewer,))[viewer]
 
-    def render_views(self, state: GameState, viewers: tuple[str, ...] = PLAYERS) -> dict[str, str]:
+    def render_views(
+        self, state: GameState, viewers: tuple[str, ...] = PLAYERS, cells: Cells | None = None
+    ) -> dict[str, str]:
         """Render several viewers' states, sharing the view-independent work between them."""
-        cells = occupied_cells(state)
+        if cells is None:
+            cells = occupied_cells(state)
         # the part of each building object before its coordinates is the same in every view
         heads = {}
         for key, (building, _) in cells.items():
@@ -111,25 +137,20 @@ class JsonStateRenderer:
         return {viewer: self._render_view(state, viewer, cells, heads, hit_lists) for viewer in viewers}
 
     def _render_view(self, state: GameState, viewer: str, cells: Cells, heads: dict, hit_lists: str) -> str:
-        view = self._views[viewer]
-        labels = view.labels
-        last_x = view.width - 1
-        mirrored = view.mirrored
-        players = state.players
-        rows = [row[:] for row in self._empty_rows]
-        cell_head, owner_tail = self._cell_head, self._owner_tail
+        labels = self._views[viewer].labels
+        slots, opens, closes = self._slots[viewer], self._opens[viewer], self._closes[viewer]
+        building_ends, missile_ends = self._building_ends[viewer], self._missile_ends[viewer]
+        board = self._empty_board[:]
         for key, (building, missiles) in cells.items():
-            x = last_x - key[0] if mirrored else key[0]
-            y = key[1]
-            building_json = (
-                f'{heads[key]}{x},"y":{y},"playerType":"{labels[building.owner]}"}}' if building is not None else ""
-            )
+            x, y = key
+            building_json = heads[key] + building_ends[(x, y, building.owner)] if building is not None else ""
             missiles_json = ",".join(
-                f'{{"damage":{m.damage},"speed":{m.speed},"id":"{m.id}","x":{x},"y":{y},'
-                f'"playerType":"{labels[m.owner]}"}}'
-                for m in missiles
+                [f'{{"damage":{m.damage},"speed":{m.speed},"id":"{m.id}{missile_ends[(x, y, m.owner)]}'
+                 for m in missiles]
             ) if missiles else ""
-            rows[y][x] = f'{cell_head[(x, y)]}{building_json}],"missiles":[{missiles_json}{owner_tail[x]}'
+            board[slots[key]] = f'{opens[key]}{building_json}],"missiles":[{missiles_json}{closes[key]}'
+        width = self.config.map_width
+        players = state.players
         return "".join(
             (
                 '{"gameDetails":{"round":',
@@ -138,8 +159,9 @@ class JsonStateRenderer:
                 self._player_json(players["A"], labels["A"]),
                 ",",
                 self._player_json(players["B"], labels["B"]),
-                '],"gameMap":[',
-                ",".join([f"[{','.join(row)}]" for row in rows]),
+                '],"gameMap":[[',
+                "],[".join([",".join(board[start : start + width]) for start in range(0, len(board), width)]),
+                "]",
                 hit_lists,
             )
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from runner.engine.config import STATS_ORDER, GameConfig
+from runner.engine.config import STATS_ORDER, BuildingType, GameConfig
 from runner.engine.state import PLAYERS, Building, GameState, PlayerState
 from runner.protocol.view import Cells, View, occupied_cells
 
@@ -13,6 +13,12 @@ def building_letter(building: Building) -> str:
     """Config icon, upper case once constructed, lower case while under construction."""
     icon = building.stats.icon
     return icon.upper() if building.construction_time_left <= -1 else icon.lower()
+
+
+def _letters(config: GameConfig) -> set[str]:
+    """Every letter a map cell can show: N (empty) and each icon in both cases."""
+    icons = [stats.icon for stats in config.buildings.values()]
+    return {"N", *(icon.upper() for icon in icons), *(icon.lower() for icon in icons)}
 
 
 class TextMapRenderer:
@@ -43,10 +49,28 @@ class TextMapRenderer:
             f"{curtain.price};{curtain.active_rounds};{curtain.reset_period};{curtain.construction_score};\n"
             "*****************************\n\n"
         )
-        self._empty_rows = [
-            [f"[{x},{y},N,0,0]" for x in range(config.map_width)] for y in range(config.map_height)
-        ]
-        self._views = {p: View(p, config.map_width) for p in "AB"}
+        width = config.map_width
+        self._empty_board = [f"[{x},{y},N,0,0]" for y in range(config.map_height) for x in range(width)]
+        self._views = {p: View(p, width) for p in "AB"}
+        # per viewer, per engine cell: its slot in the flat board (row-major, view x) and its view x; per
+        # owner the "[x,y] Owner" start of a building or missile line
+        self._slots: dict[str, dict[tuple[int, int], tuple[int, int]]] = {}
+        self._line_starts: dict[str, dict[tuple[int, int, str], str]] = {}
+        self._line_middles = {kind: f"|{kind.name}|" for kind in BuildingType}  # enum .name is slow
+        #: per viewer: (engine cell, letter) -> the map cell without missiles, "[x,y,L,0,0]"
+        self._plain_cells: dict[str, dict[tuple[int, int, str], str]] = {}
+        for viewer, view in self._views.items():
+            self._plain_cells[viewer] = {
+                (x, y, letter): f"[{view.x(x)},{y},{letter},0,0]"
+                for x in range(width) for y in range(config.map_height) for letter in _letters(config)
+            }
+            self._slots[viewer] = {
+                (x, y): (y * width + view.x(x), view.x(x)) for x in range(width) for y in range(config.map_height)
+            }
+            self._line_starts[viewer] = {
+                (x, y, owner): f"[{view.x(x)},{y}] {view.labels[owner]}"
+                for x in range(width) for y in range(config.map_height) for owner in "AB"
+            }
 
     @staticmethod
     def _player_block(title: str, player: PlayerState) -> str:
@@ -65,13 +89,17 @@ class TextMapRenderer:
         """The text map as `viewer` ("A" or "B") receives it; block "PLAYER A" is always the viewer."""
         return self.render_views(state, (viewer,))[viewer]
 
-    def render_views(self, state: GameState, viewers: tuple[str, ...] = PLAYERS) -> dict[str, str]:
+    def render_views(
+        self, state: GameState, viewers: tuple[str, ...] = PLAYERS, cells: Cells | None = None
+    ) -> dict[str, str]:
         """Render several viewers' text maps, sharing the view-independent work between them."""
-        cells = occupied_cells(state)
+        if cells is None:
+            cells = occupied_cells(state)
         letters = {key: building_letter(b) if b is not None else "N" for key, (b, _) in cells.items()}
         # everything after "[x,y] Owner" is the same in every view
+        middles = self._line_middles
         building_tails = [
-            f"|{b.type.name}|{b.construction_time_left}|{b.health}|{b.weapon_cooldown_time_left}|"
+            f"{middles[b.type]}{b.construction_time_left}|{b.health}|{b.weapon_cooldown_time_left}|"
             f"{b.stats.weapon_damage}|{b.stats.energy_generated_per_turn}\n"
             for b in state.buildings
         ]
@@ -82,25 +110,21 @@ class TextMapRenderer:
     def _render_view(
         self, state: GameState, viewer: str, cells: Cells, letters: dict, building_tails: list[str]
     ) -> str:
-        view = self._views[viewer]
-        labels = view.labels
-        last_x = view.width - 1
-        mirrored = view.mirrored
-        rows = [row[:] for row in self._empty_rows]
+        slots, starts, plain = self._slots[viewer], self._line_starts[viewer], self._plain_cells[viewer]
+        board = self._empty_board[:]
         for key, (_, missiles) in cells.items():
-            x = last_x - key[0] if mirrored else key[0]
-            y = key[1]
-            own = sum(1 for m in missiles if m.owner == viewer) if missiles else 0
-            rows[y][x] = f"[{x},{y},{letters[key]},{own},{len(missiles) - own}]"
+            slot, x = slots[key]
+            if missiles:
+                own = sum(1 for m in missiles if m.owner == viewer)
+                board[slot] = f"[{x},{key[1]},{letters[key]},{own},{len(missiles) - own}]"
+            else:
+                board[slot] = plain[(key[0], key[1], letters[key])]
         buildings = "".join(
-            [
-                f"[{last_x - b.x if mirrored else b.x},{b.y}] {labels[b.owner]}{tail}"
-                for b, tail in zip(state.buildings, building_tails)
-            ]
+            [starts[(b.x, b.y, b.owner)] + tail for b, tail in zip(state.buildings, building_tails)]
         )
-        missiles = "".join(
-            [f"[{last_x - m.x if mirrored else m.x},{m.y}] {labels[m.owner]}|{m.damage}|{m.speed}\n" for m in state.missiles]
-        )
+        missiles = "".join([f"{starts[(m.x, m.y, m.owner)]}|{m.damage}|{m.speed}\n" for m in state.missiles])
+        width = self.config.map_width
+        rows = "\n".join(["".join(board[start : start + width]) for start in range(0, len(board), width)])
         opponent = "B" if viewer == "A" else "A"
         return "".join(
             (
@@ -110,7 +134,8 @@ class TextMapRenderer:
                 self._player_block("A", state.players[viewer]),
                 self._player_block("B", state.players[opponent]),
                 "############# MAP #############\n",
-                "".join(["".join(row) + "\n" for row in rows]),
+                rows,
+                "\n",
                 _RULE,
                 "\n######## BUILDING DATA #########\n",
                 "FORMAT : [x,y] Owner|BuildingType|ConstructionTimeLeft|Health|WeaponCooldownTimeLeft|"
