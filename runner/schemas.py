@@ -14,15 +14,18 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 import attrs
-import jsonschema
-import referencing
-from referencing.jsonschema import DRAFT202012
-from jsonschema.exceptions import ValidationError
 
 from runner import fastschema
+
+if TYPE_CHECKING:
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
+
+# jsonschema (and referencing) load only when a document fails the fast check and problems must be worded:
+# importing them costs ~80 ms, which quick commands such as `td-runner verify` should not pay.
 
 def _schema_dir() -> Path:
     """The repository's `schema/` next to the package (a clone or editable install), else the copy a
@@ -61,8 +64,12 @@ def _is_strict_integer(checker: Any, instance: object) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_TYPE_CHECKER = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_strict_integer)
-_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_TYPE_CHECKER)
+@functools.cache
+def _validator_class() -> type:
+    import jsonschema
+
+    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_strict_integer)
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)
 
 
 def schema_path(name: str) -> Path:
@@ -75,34 +82,49 @@ def is_available(name: str) -> bool:
 
 
 @functools.cache
-def _registry() -> referencing.Registry:
-    resources = []
+def _schemas_by_id() -> dict[str, Any]:
+    """Every shipped schema by its `$id` (cross-file `$ref`s resolve among these, never over the network)."""
+    schemas = {}
     for path in sorted(SCHEMA_DIR.glob("*.schema.json")):
         try:
             contents = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue  # a broken schema fails when it is itself used, not every other schema
-        uri = contents.get("$id", SCHEMA_BASE + path.name)
-        resources.append((uri, DRAFT202012.create_resource(contents)))
+        schemas[contents.get("$id", SCHEMA_BASE + path.name)] = contents
+    return schemas
+
+
+@functools.cache
+def _registry() -> "referencing.Registry":
+    import referencing
+    from referencing.jsonschema import DRAFT202012
+
+    resources = [(uri, DRAFT202012.create_resource(contents)) for uri, contents in _schemas_by_id().items()]
     return referencing.Registry().with_resources(resources)
 
 
 @functools.cache
-def validator(name: str) -> jsonschema.protocols.Validator:
+def _schema(name: str) -> Any:
+    return json.loads(schema_path(name).read_text(encoding="utf-8"))
+
+
+@functools.cache
+def validator(name: str) -> "jsonschema.protocols.Validator":
     """The compiled validator for `schema/<name>.schema.json` (cached: compile once, check many files)."""
-    schema = json.loads(schema_path(name).read_text(encoding="utf-8"))
-    _Validator.check_schema(schema)
-    return _Validator(schema, registry=_registry())
+    schema = _schema(name)
+    validator_class = _validator_class()
+    validator_class.check_schema(schema)
+    return validator_class(schema, registry=_registry())
 
 
 @functools.cache
 def _quick_check(name: str) -> fastschema.Check:
     """A fast sufficient test of validity (runner/fastschema.py); jsonschema alone when it cannot compile."""
-    schema = validator(name).schema
+    schema = _schema(name)
     uri = schema.get("$id", SCHEMA_BASE + schema_path(name).name)
     try:
-        return fastschema.compile_schema(schema, _registry().resolver(uri))
-    except fastschema.Unsupported:
+        return fastschema.compile_schema(schema, fastschema.LocalResolver(_schemas_by_id(), uri))
+    except (fastschema.Unsupported, KeyError, IndexError):
         return lambda data: False
 
 
