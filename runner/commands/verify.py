@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 
 from runner.engine.state import CommandOrder
 from runner.errors import ExitCode, UserError
@@ -31,7 +32,7 @@ def run(args: argparse.Namespace, streams) -> int:
             raise UserError(f"--order: {exc}") from None
     log = open_match_log(args.match_dir)
     config, config_path = log_game_config(log)
-    report = verify_log(log, config, order)
+    report = verify_log(log, config, order, workers=os.cpu_count() or 1)
     out = streams.out
     source = config_path.name if config_path else "default game config"
     print(f"{log.path}: {report.rounds} rounds compared ({source}, command order {report.order})", file=out)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import json
+import multiprocessing
 from typing import Any
 
 import attrs
@@ -121,9 +123,10 @@ def _first(differences: list[Difference]) -> tuple[str, Any, Any] | None:
 class _Replay:
     """One replay of a log with a given command order."""
 
-    def __init__(self, log: MatchLog, config: GameConfig, order: CommandOrder) -> None:
+    def __init__(self, log: MatchLog, config: GameConfig, order: CommandOrder, commands: list[dict[str, str]]) -> None:
         self.log = log
         self.order = order
+        self.commands = commands
         self.state = GameState.new(config, command_order=order)
         self.renderers = Renderers(config)
 
@@ -147,11 +150,21 @@ class _Replay:
                     return Divergence(number, seat, name, *difference)
         return None
 
-    def run(self) -> VerifyReport:
-        log, state = self.log, self.state
-        commands = log.commands()
+    def run(self, first: int = 0, stop: int | None = None) -> VerifyReport:
+        """Compare the round folders `log.rounds[first:stop]`; earlier rounds are only played, not compared.
+
+        A slice that ends before the log does and finds nothing reports `result_identical=True` for itself
+        (the last slice decides the result).
+        """
+        state, commands = self.state, self.commands
+        numbers = self.log.rounds[first:stop]
+        while numbers and state.round < numbers[0] and state.round < len(commands):
+            if check_game_over(state) is not None:
+                break
+            play_round(state, commands[state.round])
         identical = 0
-        for number in log.rounds:
+        game_over = False
+        for number in numbers:
             if number != state.round:
                 missing = Divergence(state.round, None, f"Round {state.round:03d}", "(folder)", "missing", "present")
                 return VerifyReport(identical, identical, missing, False, self.order)
@@ -160,9 +173,12 @@ class _Replay:
                 return VerifyReport(identical + 1, identical, divergence, False, self.order)
             identical += 1
             if check_game_over(state) is not None:
+                game_over = True
                 break
             if number < len(commands):
                 play_round(state, commands[number])
+        if stop is not None and stop < len(self.log.rounds) and not game_over:
+            return VerifyReport(identical, identical, None, True, self.order)
         return self._check_result(identical)
 
     def _check_result(self, identical: int) -> VerifyReport:
@@ -199,18 +215,55 @@ def recorded_order(log: MatchLog) -> CommandOrder | None:
     return None
 
 
-def verify_log(log: MatchLog, config: GameConfig, order: CommandOrder | None = None) -> VerifyReport:
+def verify_log(
+    log: MatchLog, config: GameConfig, order: CommandOrder | None = None, workers: int = 1
+) -> VerifyReport:
     """Replay `log` with `order`, or with the recorded/detected order when None (spec 3.4).
 
     Detection: replay with B,A (the official default); if that diverges, also try A,B and keep the replay
     that gets further. Only list orders depend on it, so the better one is the right one.
+    With `workers` > 1 a long log is split into consecutive slices compared in parallel processes.
     """
+    commands = log.commands()
     if order is None:
         order = recorded_order(log)
     if order is not None:
-        return _Replay(log, config, order).run()
-    first = _Replay(log, config, CommandOrder.B_FIRST).run()
+        return _verify(log, config, order, commands, workers)
+    first = _verify(log, config, CommandOrder.B_FIRST, commands, workers)
     if first.ok:
         return first
-    second = _Replay(log, config, CommandOrder.A_FIRST).run()
+    second = _verify(log, config, CommandOrder.A_FIRST, commands, workers)
     return second if (second.ok or second.identical > first.identical) else first
+
+
+#: Below this many rounds a second process costs more than it saves.
+PARALLEL_MIN_ROUNDS = 120
+
+
+def _verify_slice(log: MatchLog, config: GameConfig, order: CommandOrder, commands: list[dict[str, str]],
+                  first: int, stop: int | None) -> VerifyReport:
+    return _Replay(log, config, order, commands).run(first, stop)
+
+
+def _verify(log: MatchLog, config: GameConfig, order: CommandOrder, commands: list[dict[str, str]],
+            workers: int) -> VerifyReport:
+    count = len(log.rounds)
+    workers = max(1, min(workers, count // (PARALLEL_MIN_ROUNDS // 2)))
+    if workers == 1:
+        return _verify_slice(log, config, order, commands, 0, None)
+    # Slices are pure replays (fast-forwarding through earlier rounds costs ~50 us a round), so each
+    # process rebuilds its own state; "fork" shares the already-imported modules.
+    bounds = [count * index // workers for index in range(workers + 1)]
+    context = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        futures = [
+            pool.submit(_verify_slice, log, config, order, commands, start, stop if stop < count else None)
+            for start, stop in zip(bounds, bounds[1:])
+        ]
+        reports = [future.result() for future in futures]
+    identical = 0
+    for report in reports:
+        if report.first_divergence is not None or report is reports[-1]:
+            return attrs.evolve(report, rounds=identical + report.rounds, identical=identical + report.identical)
+        identical += report.identical
+    raise AssertionError("unreachable: the last slice always returns")

@@ -64,3 +64,19 @@ def test_crash_trace_command_is_an_invalid_command_not_a_crash(conformance_root:
         play_round(state, round_commands)
     assert "Player A: Unable to parse command expected 3 parameters, got 0" in state.errors
     assert state.round == 13
+
+
+@pytest.mark.parametrize("name", ["gg-mirror-g11", "edge-commands-vs-nofile"])
+def test_parallel_verify_gives_the_same_report(conformance_root: Path, tmp_path: Path, name: str) -> None:
+    import shutil
+
+    log = open_match_log(conformance_root / name)
+    assert verify_log(log, GameConfig(), workers=2) == verify_log(log, GameConfig())
+    # a difference in the second slice is found and counted from the start of the log
+    copy = Path(shutil.copytree(log.path, tmp_path / name))
+    text_map = copy / "Round 300" / log.player_dirs["B"] / "TextMap.txt"
+    text_map.write_text(text_map.read_text().replace("Round Number : 300", "Round Number : 299"))
+    report = verify_log(open_match_log(copy), GameConfig(), workers=2)
+    assert report == verify_log(open_match_log(copy), GameConfig())
+    assert report.identical == 300 and report.first_divergence.round == 300
+    assert (report.first_divergence.player, report.first_divergence.file) == ("B", "TextMap.txt")
