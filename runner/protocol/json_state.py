@@ -7,8 +7,8 @@ per config, and the mostly empty board is assembled from precomputed empty-cell 
 from __future__ import annotations
 
 from runner.engine.config import STATS_ORDER, BuildingStats, BuildingType, GameConfig
-from runner.engine.state import PLAYERS, GameState, HitCell, PlayerState
-from runner.protocol.view import Cells, View, occupied_cells
+from runner.engine.state import GameState, HitCell, PlayerState
+from runner.protocol.view import Cells, PerViewRenderer, View
 
 
 def _bool(value: bool) -> str:
@@ -29,7 +29,7 @@ def _hit_cell_json(cell: HitCell) -> str:
     return f'{{"x":{cell[0]},"y":{cell[1]},"playerType":"{cell[2]}"}}'
 
 
-class JsonStateRenderer:
+class JsonStateRenderer(PerViewRenderer):
     """Renders one config's states for either viewer."""
 
     def __init__(self, config: GameConfig) -> None:
@@ -105,16 +105,7 @@ class JsonStateRenderer:
             f'"activeIronCurtainLifetime":{lifetime},"isIronCurtainActive":{_bool(lifetime >= 0)}}}'
         )
 
-    def render(self, state: GameState, viewer: str) -> str:
-        """The state as `viewer` ("A" or "B") receives it."""
-        return self.render_views(state, (viewer,))[viewer]
-
-    def render_views(
-        self, state: GameState, viewers: tuple[str, ...] = PLAYERS, cells: Cells | None = None
-    ) -> dict[str, str]:
-        """Render several viewers' states, sharing the view-independent work between them."""
-        if cells is None:
-            cells = occupied_cells(state)
+    def _shared(self, state: GameState, cells: Cells) -> tuple[dict, str]:
         # the part of each building object before its coordinates is the same in every view
         heads = {}
         for key, (building, _) in cells.items():
@@ -134,9 +125,10 @@ class JsonStateRenderer:
                 "]}",
             )
         )
-        return {viewer: self._render_view(state, viewer, cells, heads, hit_lists) for viewer in viewers}
+        return heads, hit_lists
 
-    def _render_view(self, state: GameState, viewer: str, cells: Cells, heads: dict, hit_lists: str) -> str:
+    def _render_view(self, state: GameState, viewer: str, cells: Cells, shared: tuple[dict, str]) -> str:
+        heads, hit_lists = shared
         labels = self._views[viewer].labels
         slots, opens, closes = self._slots[viewer], self._opens[viewer], self._closes[viewer]
         building_ends, missile_ends = self._building_ends[viewer], self._missile_ends[viewer]

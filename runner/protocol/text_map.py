@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from runner.engine.config import STATS_ORDER, BuildingType, GameConfig
-from runner.engine.state import PLAYERS, Building, GameState, PlayerState
-from runner.protocol.view import Cells, View, occupied_cells
+from runner.engine.state import Building, GameState, PlayerState
+from runner.protocol.view import Cells, PerViewRenderer, View
 
 _RULE = "###############################\n"
 
@@ -21,7 +21,7 @@ def _letters(config: GameConfig) -> set[str]:
     return {"N", *(icon.upper() for icon in icons), *(icon.lower() for icon in icons)}
 
 
-class TextMapRenderer:
+class TextMapRenderer(PerViewRenderer):
     """Renders one config's text maps for either viewer."""
 
     def __init__(self, config: GameConfig) -> None:
@@ -85,16 +85,7 @@ class TextMapRenderer:
             "------------------------------\n\n"
         )
 
-    def render(self, state: GameState, viewer: str) -> str:
-        """The text map as `viewer` ("A" or "B") receives it; block "PLAYER A" is always the viewer."""
-        return self.render_views(state, (viewer,))[viewer]
-
-    def render_views(
-        self, state: GameState, viewers: tuple[str, ...] = PLAYERS, cells: Cells | None = None
-    ) -> dict[str, str]:
-        """Render several viewers' text maps, sharing the view-independent work between them."""
-        if cells is None:
-            cells = occupied_cells(state)
+    def _shared(self, state: GameState, cells: Cells) -> tuple[dict, list[str]]:
         letters = {key: building_letter(b) if b is not None else "N" for key, (b, _) in cells.items()}
         # everything after "[x,y] Owner" is the same in every view
         middles = self._line_middles
@@ -103,13 +94,11 @@ class TextMapRenderer:
             f"{b.stats.weapon_damage}|{b.stats.energy_generated_per_turn}\n"
             for b in state.buildings
         ]
-        return {
-            viewer: self._render_view(state, viewer, cells, letters, building_tails) for viewer in viewers
-        }
+        return letters, building_tails
 
-    def _render_view(
-        self, state: GameState, viewer: str, cells: Cells, letters: dict, building_tails: list[str]
-    ) -> str:
+    def _render_view(self, state: GameState, viewer: str, cells: Cells, shared: tuple[dict, list[str]]) -> str:
+        """Block "PLAYER A" is always the viewer (spec 7.2)."""
+        letters, building_tails = shared
         slots, starts, plain = self._slots[viewer], self._line_starts[viewer], self._plain_cells[viewer]
         board = self._empty_board[:]
         for key, (_, missiles) in cells.items():

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from runner.engine.state import Building, GameState, Missile
+from typing import Any
+
+from runner.engine.state import PLAYERS, Building, GameState, Missile
 
 _SWAP = {"A": "B", "B": "A"}
 
@@ -44,3 +46,26 @@ def occupied_cells(state: GameState) -> Cells:
             entry = cells[key] = (None, [])
         entry[1].append(missile)
     return cells
+
+
+class PerViewRenderer:
+    """Renders one text per viewer; the work that does not depend on the viewer is done once per state."""
+
+    def render(self, state: GameState, viewer: str) -> str:
+        """The text as `viewer` ("A" or "B") receives it."""
+        return self.render_views(state, (viewer,))[viewer]
+
+    def render_views(
+        self, state: GameState, viewers: tuple[str, ...] = PLAYERS, cells: Cells | None = None
+    ) -> dict[str, str]:
+        """Render several viewers' texts; `cells` (occupied_cells of `state`) may be shared by the caller."""
+        if cells is None:
+            cells = occupied_cells(state)
+        shared = self._shared(state, cells)
+        return {viewer: self._render_view(state, viewer, cells, shared) for viewer in viewers}
+
+    def _shared(self, state: GameState, cells: Cells) -> Any:
+        raise NotImplementedError
+
+    def _render_view(self, state: GameState, viewer: str, cells: Cells, shared: Any) -> str:
+        raise NotImplementedError
