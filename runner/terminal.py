@@ -41,7 +41,9 @@ class MatchDisplay:
 
     def __init__(self, out: TextIO, players: tuple[Player, ...], max_rounds: int, *, quiet: bool,
                  verbose: bool) -> None:
-        self.console = Console(file=out, highlight=False)
+        # not a terminal (a file, a pipe, a test): no terminal width to respect, so never squeeze the table
+        width = None if getattr(out, "isatty", lambda: False)() else 120
+        self.console = Console(file=out, highlight=False, width=width)
         self.players = players
         self.quiet = quiet
         self.verbose = verbose
@@ -80,15 +82,16 @@ class MatchDisplay:
 
     def show_result(self, summary: MatchSummary) -> None:
         if not self.quiet:
-            table = Table(title="Result")
-            for column in ("seat", "name", "language", "score", "health", "timeouts", "crashes",
-                           "invalid", "bot s"):
-                table.add_column(column, justify="right" if column not in ("seat", "name", "language") else "left")
+            table = Table(title="Result", box=None, header_style="bold")
+            table.add_column("player", no_wrap=True)
+            table.add_column("language", no_wrap=True)
+            for column in ("score", "health", "timeouts", "crashes", "invalid", "bot s"):
+                table.add_column(column, justify="right", no_wrap=True)
             for player in summary.players:
                 tally = summary.tallies[player.seat]
                 standing = summary.standings[player.seat]
                 table.add_row(
-                    player.seat, player.name, player.language, str(standing["score"]), str(standing["health"]),
+                    player.name, player.language, str(standing["score"]), str(standing["health"]),
                     str(tally.timeouts), str(tally.crashes), str(tally.invalid_commands),
                     f"{tally.bot_seconds:.2f}",
                 )
