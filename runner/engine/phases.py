@@ -14,6 +14,7 @@ def reset_round_lists(state: GameState) -> None:
     state.errors = []
     state.tesla_hits = []
     state.curtain_hits = []
+    state.destroyed_this_round = False
 
 
 def apply_commands(state: GameState, commands: dict[str, str]) -> None:
@@ -178,6 +179,8 @@ def _damage_building(state: GameState, attacker: str, target: Building, damage: 
     lost = min(target.health, damage)
     target.health -= lost
     state.players[attacker].score += lost * target.stats.destroy_multiplier
+    if target.health == 0:
+        state.destroyed_this_round = True
 
 
 def _hit_base(state: GameState, attacker: str, victim: PlayerState, damage: int) -> None:
@@ -253,10 +256,9 @@ def move_missiles(state: GameState) -> None:
 
 def remove_destroyed(state: GameState) -> None:
     """Phase 7: dead buildings leave the board; zero-speed missiles too (dead code with any sane config)."""
-    survivors = [b for b in state.buildings if b.health != 0]
-    if len(survivors) != len(state.buildings):
-        state.buildings = survivors
-        state.grid = {(b.x, b.y): b for b in survivors}
+    if state.destroyed_this_round:  # only damage brings health to 0
+        state.buildings = [b for b in state.buildings if b.health != 0]
+        state.grid = {(b.x, b.y): b for b in state.buildings}
     # missiles take the attack building's weapon speed, so only a config with speed 0 can make any
     if state.config.buildings[BuildingType.ATTACK].weapon_speed == 0 and state.missiles:
         state.missiles = [m for m in state.missiles if m.speed != 0]

@@ -118,6 +118,7 @@ class GameState:
     tesla_hits: list[list[HitCell]] = attrs.field(factory=list)
     curtain_hits: list[HitCell] = attrs.field(factory=list)
     missiles_created: int = 0
+    destroyed_this_round: bool = False  # set when damage brings a building to 0; spares phase 7 a scan
 
     @classmethod
     def new(
