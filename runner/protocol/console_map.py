@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from runner.engine.config import GameConfig
 from runner.engine.state import GameState, PlayerState
-from runner.protocol.text_map import building_letter
+from runner.protocol.text_map import letter_table
 
 
 def _header(player: PlayerState) -> str:
@@ -22,6 +22,7 @@ class ConsoleMapRenderer:
         # the left part of a cell starts as the column label mirrored into each owner's half
         self._column_labels = [str(x if x < half else config.map_width - 1 - x) for x in range(config.map_width)]
         self._row_labels = [str(y) for y in range(config.map_height)]
+        self._letter_table = letter_table(config)
         #: every cell as drawn when it is empty and nothing on the board needs padding
         self._plain_rows = [
             [f"[{label} {y}]" for label in self._column_labels] for y in range(config.map_height)
@@ -30,7 +31,8 @@ class ConsoleMapRenderer:
     def render(self, state: GameState) -> str:
         config = self.config
         half = config.half
-        middles: dict[tuple[int, int], str] = {(b.x, b.y): building_letter(b) for b in state.buildings}
+        table = self._letter_table
+        middles = {(b.x, b.y): table[b.type][b.construction_time_left <= -1] for b in state.buildings}
         lefts: dict[tuple[int, int], str] = {}
         rights: dict[tuple[int, int], str] = {}
         for missile in state.missiles:

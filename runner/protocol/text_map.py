@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from runner.engine.config import STATS_ORDER, BuildingType, GameConfig
-from runner.engine.state import Building, GameState, PlayerState
+from runner.engine.state import GameState, PlayerState
 from runner.protocol.view import Cells, PerViewRenderer, View
 
 _RULE = "###############################\n"
 
 
-def building_letter(building: Building) -> str:
-    """Config icon, upper case once constructed, lower case while under construction."""
-    icon = building.stats.icon
-    return icon.upper() if building.construction_time_left <= -1 else icon.lower()
+def letter_table(config: GameConfig) -> dict[BuildingType, tuple[str, str]]:
+    """Per building type, its map letter (under construction, constructed): the config icon in lower case
+    while building, upper case once constructed. Index with `building.construction_time_left <= -1`."""
+    return {kind: (stats.icon.lower(), stats.icon.upper()) for kind, stats in config.buildings.items()}
 
 
 def _letters(config: GameConfig) -> set[str]:
@@ -57,6 +57,7 @@ class TextMapRenderer(PerViewRenderer):
         self._slots: dict[str, dict[tuple[int, int], tuple[int, int]]] = {}
         self._line_starts: dict[str, dict[tuple[int, int, str], str]] = {}
         self._line_middles = {kind: f"|{kind.name}|" for kind in BuildingType}  # enum .name is slow
+        self._letter_table = letter_table(config)
         #: per viewer: (engine cell, letter) -> the map cell without missiles, "[x,y,L,0,0]"
         self._plain_cells: dict[str, dict[tuple[int, int, str], str]] = {}
         for viewer, view in self._views.items():
@@ -86,7 +87,11 @@ class TextMapRenderer(PerViewRenderer):
         )
 
     def _shared(self, state: GameState, cells: Cells) -> tuple[dict, list[str]]:
-        letters = {key: building_letter(b) if b is not None else "N" for key, (b, _) in cells.items()}
+        table = self._letter_table
+        letters = {
+            key: table[b.type][b.construction_time_left <= -1] if b is not None else "N"
+            for key, (b, _) in cells.items()
+        }
         # everything after "[x,y] Owner" is the same in every view
         middles = self._line_middles
         building_tails = [
