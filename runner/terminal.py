@@ -63,7 +63,7 @@ class MatchDisplay:
         self.progress.start()
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
+    def __exit__(self, *_: object) -> None:
         self.progress.stop()
 
     def round_played(

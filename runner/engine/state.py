@@ -41,7 +41,10 @@ HitCell = tuple[int, int, str]
 
 @attrs.define(eq=False)
 class Building:
-    """A placed building; `stats` holds the per-type values that the official engine copies (spec 2.3)."""
+    """A placed building; `stats` holds the per-type values that the official engine copies (spec 2.3).
+
+    Constructed iff construction_time_left <= -1 (the hot loops test that inline).
+    """
 
     x: int
     y: int
@@ -51,10 +54,6 @@ class Building:
     health: int
     construction_time_left: int
     weapon_cooldown_time_left: int = 0
-
-    @property
-    def is_constructed(self) -> bool:
-        return self.construction_time_left <= -1
 
 
 @attrs.define(eq=False)

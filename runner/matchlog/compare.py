@@ -9,7 +9,6 @@ recorded order and so forgives only (1) and (2) (`ignore_list_order=False`).
 Public API:
   normalise_state(text, ignore_list_order=...)   JSON state text -> comparable value
   json_differences(expected, actual)              iterator of Difference, in document order
-  first_json_difference(expected, actual)         (path, expected, actual) or None
   compare_states(expected_text, actual_text, ...) list of Difference (empty = equivalent); fast when equal
   compare_text(expected_text, actual_text, ...)   line differences; optional multiset text-map sections
 """
@@ -146,13 +145,6 @@ def json_differences(expected: object, actual: object, path: str = "") -> Iterat
             yield from json_differences(left, right, f"{path}[{index}]")
     elif not _same_scalar(expected, actual):
         yield Difference(path, expected, actual)
-
-
-def first_json_difference(expected: object, actual: object) -> tuple[str, object, object] | None:
-    """Return (path, expected value, actual value) of the first difference, or None when equal."""
-    for difference in json_differences(expected, actual):
-        return difference.path, difference.expected, difference.actual
-    return None
 
 
 def compare_states(

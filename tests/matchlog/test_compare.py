@@ -12,7 +12,6 @@ from runner.matchlog.compare import (
     Difference,
     compare_states,
     compare_text,
-    first_json_difference,
     json_differences,
     normalise_state,
 )
@@ -79,8 +78,9 @@ def test_a_changed_value_is_located_by_path() -> None:
     a = _state(missiles=[], score=10)
     b = _state(missiles=[], score=11)
     assert compare_states(a, b, ignore_list_order=True) == [Difference("players[0].score", 10, 11)]
-    assert first_json_difference(json.loads(a), json.loads(b)) == ("players[0].score", 10, 11)
-    assert first_json_difference(json.loads(a), json.loads(a)) is None
+    first = next(json_differences(json.loads(a), json.loads(b)))
+    assert (first.path, first.expected, first.actual) == ("players[0].score", 10, 11)
+    assert next(json_differences(json.loads(a), json.loads(a)), None) is None
 
 
 def test_missing_keys_types_and_list_lengths() -> None:
