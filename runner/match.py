@@ -195,15 +195,10 @@ class MatchRunner:
         files = session.player_files()
         console = session.console_view()
         outcomes = self.run_players(files, console)
-        commands = {seat: outcome.command for seat, outcome in outcomes.items()}
         for seat, outcome in outcomes.items():
             self.tallies[seat].record_turn(round_number, outcome)
-            player_files = list(files[seat].values())
-            self.writer.write_player_round(
-                round_number, seat, player_files[0], player_files[1], outcome.command, console,
-                _bot_output(outcome),
-            )
-        report = session.play_round(commands)
+        self.log_round(files, console, outcomes)
+        report = session.play_round({seat: outcome.command for seat, outcome in outcomes.items()})
         for seat in report.rejected:
             self.tallies[seat].invalid_commands += 1
         if self.observer is not None:
@@ -238,13 +233,25 @@ class MatchRunner:
             command, events = "", ("no input (stdin closed): did nothing",)
         return TurnOutcome(TurnStatus.OK, command, time.monotonic() - started, "", 0, events)
 
+    def log_round(
+        self, files: dict[str, dict[str, str]], console: str, outcomes: dict[str, TurnOutcome] | None
+    ) -> None:
+        """Write each player's five files of the current round; `outcomes` None for the final round."""
+        renamed = self.session.log_file_names
+        for seat in self.players:
+            outcome = outcomes[seat] if outcomes else None
+            self.writer.write_player_round(
+                self.session.round,
+                seat,
+                {renamed[name]: text for name, text in files[seat].items()},
+                outcome.command if outcome else "",
+                console,
+                _bot_output(outcome) if outcome else "",
+            )
+
     def write_final_round(self) -> None:
         """The final state for each player (no bots run; empty command and output), then endGameState.txt."""
         session = self.session
-        files = session.player_files()
-        console = session.console_view()
-        for seat in self.players:
-            state_json, text_map = files[seat].values()
-            self.writer.write_player_round(session.round, seat, state_json, text_map, "", console, "")
+        self.log_round(session.player_files(), session.console_view(), None)
         names = {seat: p.name for seat, p in self.players.items()}
         self.writer.write_end_of_game(session.round, session.end_of_game_text(names))

@@ -24,7 +24,7 @@ from runner.engine.state import CommandOrder
 from runner.errors import ExitCode, UserError
 from runner.games.tower_defence import TowerDefenceSession
 from runner.match import MatchRunner, MatchSettings, MatchSummary, Player
-from runner.terminal import MatchDisplay, result_line
+from runner.terminal import MatchDisplay
 
 HELP = "run a match between two bot folders and write its log"
 
@@ -164,5 +164,3 @@ def run(args: argparse.Namespace, streams) -> int:
         return ExitCode.INTERRUPTED
     return ExitCode.OK
 
-
-__all__ = ["HELP", "add_arguments", "run", "result_line"]

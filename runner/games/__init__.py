@@ -31,6 +31,8 @@ class GameSession(Protocol):
     """One match in progress, advanced round by round by the match loop."""
 
     seats: tuple[str, ...]
+    #: Bot-folder file name -> its name in the match log (e.g. state.json -> JsonMap.json).
+    log_file_names: dict[str, str]
 
     @property
     def round(self) -> int:

@@ -19,6 +19,7 @@ class TowerDefenceSession:
     """One Tower Defence match: the pure engine state plus its renderers."""
 
     seats = PLAYERS
+    log_file_names = {STATE_FILE: "JsonMap.json", TEXT_MAP_FILE: "TextMap.txt"}  # spec 7.4
 
     def __init__(
         self, config: GameConfig, seed: int = 0, command_order: CommandOrder = CommandOrder.B_FIRST

@@ -100,11 +100,9 @@ class MatchReplay:
     def rounds(self) -> tuple[int, ...]:
         return self.log.rounds
 
-    def _commands(self, number: int) -> dict[str, str]:
-        return {seat: self.log.player_file(number, seat, PLAYER_COMMAND) or "" for seat in PLAYERS}
-
     def _replay(self, config: GameConfig) -> None:
         state = GameState.new(config, command_order=self.order)
+        commands = self.log.commands()
         expected = list(self.log.rounds)
         # the last folder's commands were never played, unless the log stops without an end (a crash)
         played_last = self.log.end_game_state() is None
@@ -117,7 +115,7 @@ class MatchReplay:
                 self.diverged_at = number
             if position == len(expected) - 1 and not played_last:
                 return
-            play_round(state, self._commands(number))
+            play_round(state, commands[position])
             self._errors[number] = tuple(state.errors)
 
     def round(self, number: int) -> RoundView:

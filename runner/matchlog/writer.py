@@ -5,25 +5,25 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
-from runner.matchlog.layout import (
-    BOT_OUTPUT,
-    CONSOLE,
-    END_GAME_STATE,
-    JSON_MAP,
-    PLAYER_COMMAND,
-    TEXT_MAP,
-    round_dir_name,
-)
+from runner.errors import UserError
+from runner.matchlog.layout import BOT_OUTPUT, CONSOLE, END_GAME_STATE, PLAYER_COMMAND, round_dir_name
+
+
+class LogWriteError(UserError):
+    """The match folder cannot be written (no such parent, not a folder, no permission, disk full)."""
 
 
 def write_atomically(path: Path, text: str) -> None:
     """Write UTF-8 text with exactly the given line ends; readers never see a half-written file."""
     temporary = path.with_name(f".{path.name}.tmp")
-    with open(temporary, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise LogWriteError(f"{path}: cannot write the match log: {exc.strerror or exc}") from None
 
 
 class MatchLogWriter:
@@ -32,21 +32,24 @@ class MatchLogWriter:
     def __init__(self, folder: Path, names: dict[str, str]) -> None:
         self.folder = folder
         self.names = names
-        folder.mkdir(parents=True, exist_ok=True)
+        self._mkdir(folder)
+
+    @staticmethod
+    def _mkdir(folder: Path) -> None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise LogWriteError(f"{folder}: cannot create the match folder: {exc.strerror or exc}") from None
 
     def write_player_round(
-        self, round_number: int, seat: str, state_json: str, text_map: str, command: str, console: str,
+        self, round_number: int, seat: str, state_files: Mapping[str, str], command: str, console: str,
         bot_output: str,
     ) -> None:
+        """One player's files of one round; `state_files` maps log file names (JsonMap.json, ...) to text."""
         player_dir = self.folder / round_dir_name(round_number) / self.names[seat]
-        (player_dir / "Console").mkdir(parents=True, exist_ok=True)
-        for name, text in (
-            (JSON_MAP, state_json),
-            (TEXT_MAP, text_map),
-            (PLAYER_COMMAND, command),
-            (CONSOLE, console),
-            (BOT_OUTPUT, bot_output),
-        ):
+        self._mkdir(player_dir / "Console")
+        for name, text in (*state_files.items(), (PLAYER_COMMAND, command), (CONSOLE, console),
+                           (BOT_OUTPUT, bot_output)):
             write_atomically(player_dir / name, text)
 
     def write_end_of_game(self, round_number: int, text: str) -> None:

@@ -24,9 +24,6 @@ class View:
     def x(self, engine_x: int) -> int:
         return self.width - 1 - engine_x if self.mirrored else engine_x
 
-    def owner(self, engine_owner: str) -> str:
-        return self.labels[engine_owner]
-
 
 Cells = dict[tuple[int, int], tuple["Building | None", list["Missile"]]]
 

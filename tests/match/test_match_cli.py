@@ -241,3 +241,11 @@ def test_sandboxed_match_hides_the_opponent(tmp_path: Path, bots: Path) -> None:
     output = (folder / "Round 001" / "A - SpyBot" / "Console" / "BotOutput.txt").read_text()
     assert "opponent hidden" in output and "log hidden" in output
     assert run_cli("verify", str(folder))[0] == 0
+
+
+@pytest.mark.parametrize("output", ["/proc/td-runner-cannot-be-here", "/etc/passwd"])
+def test_unwritable_output_folder_is_one_line_exit_2(tmp_path: Path, output: str) -> None:
+    good = write_bot(tmp_path / "good")
+    code, _, err, _ = play(Path(output), good, good, "--max-rounds", "1")
+    assert code == 2, err
+    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1 and "match folder" in err
