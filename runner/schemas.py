@@ -22,6 +22,7 @@ from runner import fastschema
 
 if TYPE_CHECKING:
     import jsonschema
+    import referencing
     from jsonschema.exceptions import ValidationError
 
 # jsonschema (and referencing) load only when a document fails the fast check and problems must be worded:
@@ -67,6 +68,7 @@ def _is_strict_integer(checker: Any, instance: object) -> bool:
 @functools.cache
 def _validator_class() -> type:
     import jsonschema
+    import referencing
 
     checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_strict_integer)
     return jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import concurrent.futures
-import functools
-import json
 import multiprocessing
 from typing import Any
 
@@ -18,8 +16,6 @@ from runner.matchlog.layout import CONSOLE, JSON_MAP, TEXT_MAP, MatchLog
 from runner.protocol import Renderers
 from runner.protocol.end_game import render_end_game_state
 
-_ID_KEY = '"id":"'
-_PLAYERS_KEY = ',"players":['
 
 
 @attrs.frozen
@@ -67,49 +63,11 @@ class VerifyReport:
 
 
 def compare_json_state(recorded: str, ours: str) -> tuple[str, Any, Any] | None:
-    """Compare JSON states modulo missile ids and the key order of the gameDetails maps (conformance README).
-
-    Fast path for verify's hot loop: the gameDetails block is compared as text when it matches, the rest
-    with missile ids blanked; full parsing only happens on a mismatch.
-    """
-    head_rec, _, tail_rec = recorded.partition(_PLAYERS_KEY)
-    head_ours, _, tail_ours = ours.partition(_PLAYERS_KEY)
-    if _same_details(head_rec, head_ours) and _equal_ignoring_ids(tail_rec, tail_ours):
-        return None
+    """Compare JSON states modulo missile ids and the key order of the gameDetails maps (conformance README)."""
     try:
-        differences = compare_states(recorded, ours, ignore_list_order=False, limit=1)
+        return _first(compare_states(recorded, ours, ignore_list_order=False, limit=1))
     except ValueError as exc:
         return ("(file)", f"invalid JSON: {exc}", "valid JSON")
-    return _first(differences)
-
-
-def _equal_ignoring_ids(recorded: str, ours: str) -> bool:
-    """Equal texts once every missile id value is blanked (spec 9.2.1); str.split is far cheaper than a regex."""
-    recorded_parts, our_parts = recorded.split(_ID_KEY), ours.split(_ID_KEY)
-    if len(recorded_parts) != len(our_parts) or recorded_parts[0] != our_parts[0]:
-        return False
-    for rec, our in zip(recorded_parts[1:], our_parts[1:]):
-        if rec[rec.find('"'):] != our[our.find('"'):]:
-            return False
-    return True
-
-
-@functools.lru_cache(maxsize=64)
-def _same_details_after_round(recorded: str, ours: str) -> bool:
-    """Parsed comparison of the gameDetails text after the round number (its key order varies officially)."""
-    try:
-        return json.loads("{" + recorded) == json.loads("{" + ours)
-    except ValueError:
-        return False
-
-
-def _same_details(recorded: str, ours: str) -> bool:
-    if recorded == ours:
-        return True
-    round_rec, _, rest_rec = recorded.partition(",")
-    round_ours, _, rest_ours = ours.partition(",")
-    # the rest only depends on the config, so one parse per match is enough
-    return round_rec == round_ours and _same_details_after_round(rest_rec, rest_ours)
 
 
 def compare_plain_text(recorded: str, ours: str) -> tuple[str, Any, Any] | None:

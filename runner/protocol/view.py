@@ -25,7 +25,7 @@ class View:
         return self.width - 1 - engine_x if self.mirrored else engine_x
 
 
-Cells = dict[tuple[int, int], tuple["Building | None", list["Missile"]]]
+Cells = dict[tuple[int, int], tuple[Building | None, list[Missile]]]
 
 
 def occupied_cells(state: GameState) -> Cells:
