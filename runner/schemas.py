@@ -68,7 +68,6 @@ def _is_strict_integer(checker: Any, instance: object) -> bool:
 @functools.cache
 def _validator_class() -> type:
     import jsonschema
-    import referencing
 
     checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_strict_integer)
     return jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)
