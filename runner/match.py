@@ -14,6 +14,7 @@ from runner.bots.outcome import TurnOutcome, TurnStatus
 from runner.bots.limits import Limits
 from runner.bots.process import run_turn
 from runner.games import GameSession, Outcome, RoundReport
+from runner.matchlog.layout import BOT_OUTPUT, CONSOLE, PLAYER_COMMAND
 from runner.matchlog.writer import MatchLogWriter
 
 INTERRUPTED = "interrupted"
@@ -234,24 +235,24 @@ class MatchRunner:
         return TurnOutcome(TurnStatus.OK, command, time.monotonic() - started, "", 0, events)
 
     def log_round(
-        self, files: dict[str, dict[str, str]], console: str, outcomes: dict[str, TurnOutcome] | None
+        self, files: dict[str, dict[str, str]], console: str, outcomes: dict[str, TurnOutcome] | None,
+        end_of_game: str | None = None,
     ) -> None:
         """Write each player's five files of the current round; `outcomes` None for the final round."""
         renamed = self.session.log_file_names
+        round_files = {}
         for seat in self.players:
             outcome = outcomes[seat] if outcomes else None
-            self.writer.write_player_round(
-                self.session.round,
-                seat,
-                {renamed[name]: text for name, text in files[seat].items()},
-                outcome.command if outcome else "",
-                console,
-                _bot_output(outcome) if outcome else "",
-            )
+            round_files[seat] = {
+                **{renamed[name]: text for name, text in files[seat].items()},
+                PLAYER_COMMAND: outcome.command if outcome else "",
+                CONSOLE: console,
+                BOT_OUTPUT: _bot_output(outcome) if outcome else "",
+            }
+        self.writer.write_round(self.session.round, round_files, end_of_game)
 
     def write_final_round(self) -> None:
         """The final state for each player (no bots run; empty command and output), then endGameState.txt."""
         session = self.session
-        self.log_round(session.player_files(), session.console_view(), None)
         names = {seat: p.name for seat, p in self.players.items()}
-        self.writer.write_end_of_game(session.round, session.end_of_game_text(names))
+        self.log_round(session.player_files(), session.console_view(), None, session.end_of_game_text(names))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
 from runner.errors import UserError
-from runner.matchlog.layout import BOT_OUTPUT, CONSOLE, END_GAME_STATE, PLAYER_COMMAND, round_dir_name
+from runner.matchlog.layout import END_GAME_STATE, round_dir_name
 
 
 class LogWriteError(UserError):
@@ -27,7 +28,12 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 class MatchLogWriter:
-    """Creates `<folder>/Round NNN/<player name>/...` as rounds are played."""
+    """Creates `<folder>/Round NNN/<player name>/...` as rounds are played.
+
+    A round is written into a hidden `.Round NNN.partial` folder and renamed into place in one step: readers
+    (and a log cut short by Ctrl-C) see a round whole or not at all, never one player's files without the
+    other's.
+    """
 
     def __init__(self, folder: Path, names: dict[str, str]) -> None:
         self.folder = folder
@@ -41,19 +47,31 @@ class MatchLogWriter:
         except OSError as exc:
             raise LogWriteError(f"{folder}: cannot create the match folder: {exc.strerror or exc}") from None
 
-    def write_player_round(
-        self, round_number: int, seat: str, state_files: Mapping[str, str], command: str, console: str,
-        bot_output: str,
+    def write_round(
+        self, round_number: int, files: Mapping[str, Mapping[str, str]], end_of_game: str | None = None
     ) -> None:
-        """One player's files of one round; `state_files` maps log file names (JsonMap.json, ...) to text."""
-        player_dir = self.folder / round_dir_name(round_number) / self.names[seat]
-        self._mkdir(player_dir / "Console")
-        for name, text in (*state_files.items(), (PLAYER_COMMAND, command), (CONSOLE, console),
-                           (BOT_OUTPUT, bot_output)):
-            write_atomically(player_dir / name, text)
-
-    def write_end_of_game(self, round_number: int, text: str) -> None:
-        write_atomically(self.folder / round_dir_name(round_number) / END_GAME_STATE, text)
+        """Write one round: `files` maps seat -> {log-relative name (JsonMap.json, Console/Console.txt, ...):
+        text}; `end_of_game` is endGameState.txt's text in the final round."""
+        final = self.folder / round_dir_name(round_number)
+        partial = self.folder / f".{final.name}.partial"
+        try:
+            shutil.rmtree(partial, ignore_errors=True)  # left by an earlier interrupted run
+            for seat, player_files in files.items():
+                player_dir = partial / self.names[seat]
+                (player_dir / "Console").mkdir(parents=True)
+                for name, text in player_files.items():
+                    with open(player_dir / name, "w", encoding="utf-8", newline="") as handle:
+                        handle.write(text)
+            if end_of_game is not None:
+                with open(partial / END_GAME_STATE, "w", encoding="utf-8", newline="") as handle:
+                    handle.write(end_of_game)
+            os.rename(partial, final)
+        except OSError as exc:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise LogWriteError(f"{final}: cannot write the match log: {exc.strerror or exc}") from None
+        except BaseException:
+            shutil.rmtree(partial, ignore_errors=True)  # Ctrl-C mid-round: the round was not played
+            raise
 
     def write_text(self, name: str, text: str) -> None:
         write_atomically(self.folder / name, text)

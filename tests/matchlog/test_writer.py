@@ -1,0 +1,49 @@
+"""MatchLogWriter: a round appears whole or not at all; write failures are one-line user errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runner.matchlog.layout import open_match_log
+from runner.matchlog.writer import LogWriteError, MatchLogWriter
+
+NAMES = {"A": "A - Alpha", "B": "B - Beta"}
+
+
+def files(text: str) -> dict[str, dict[str, str]]:
+    return {seat: {"JsonMap.json": text, "Console/Console.txt": "\n"} for seat in NAMES}
+
+
+def test_rounds_are_renamed_into_place(tmp_path: Path) -> None:
+    writer = MatchLogWriter(tmp_path / "m", NAMES)
+    writer.write_round(0, files("{}"))
+    writer.write_round(1, files("{}"), end_of_game="The game ended in a tie\n\n")
+    log = open_match_log(tmp_path / "m")
+    assert log.rounds == (0, 1) and log.end_game_state() == "The game ended in a tie\n\n"
+    assert log.player_file(1, "B", "JsonMap.json") == "{}"
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["Round 000", "Round 001"]
+    assert not list((tmp_path / "m").glob(".*"))
+
+
+def test_interrupted_round_leaves_nothing(tmp_path: Path) -> None:
+    writer = MatchLogWriter(tmp_path / "m", NAMES)
+
+    class Boom(dict):
+        def items(self):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        writer.write_round(0, {"A": Boom()})
+    assert list((tmp_path / "m").iterdir()) == []
+
+
+def test_existing_round_is_a_one_line_error(tmp_path: Path) -> None:
+    writer = MatchLogWriter(tmp_path / "m", NAMES)
+    writer.write_round(0, files("{}"))
+    (tmp_path / "m" / "Round 001" / "A - Alpha").mkdir(parents=True)
+    (tmp_path / "m" / "Round 001" / "A - Alpha" / "x").write_text("x")
+    with pytest.raises(LogWriteError, match="Round 001: cannot write the match log"):
+        writer.write_round(1, files("{}"))
+    assert not list((tmp_path / "m").glob(".*"))
