@@ -11,7 +11,9 @@ Two matches are played in-process through MatchRunner with real bot processes (b
    overhead per round (rendering both views, 10 log files, command.txt handling, process start/clean-up).
 
 Figures are medians over rounds of the `--repeat` runs. The machine is shared and noisy: compare the two
-columns of one run, not numbers across runs.
+columns of one run, not numbers across runs. The overhead includes writing the round's 10 log files, so it
+follows the disk's latency (on an ext4 mounted with `discard` it grows after many deleted files); use
+`--scratch /dev/shm` to see the runner's own part.
 """
 
 from __future__ import annotations
@@ -77,10 +79,12 @@ def main() -> int:
     parser.add_argument("--sleep-ms", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--scratch", help="folder for the bots and logs (default: the system temp folder; "
+                        "/dev/shm takes the disk's latency out of the overhead figure)")
     args = parser.parse_args()
     sleeping, instant = [], []
     for run in range(args.repeat):
-        with tempfile.TemporaryDirectory() as scratch:
+        with tempfile.TemporaryDirectory(dir=args.scratch) as scratch:
             sleeping += play(Path(scratch), f"Sleep{run}", ["sleep", str(args.sleep_ms / 1000)], args.rounds)
             instant += play(Path(scratch), f"True{run}", ["true"], args.rounds)
     ms = 1000.0

@@ -149,6 +149,10 @@ class MatchRunner:
         # one folder for both seats (self-play): their files would collide, so take turns like the official runner
         self.sequential = len(bot_dirs) != len(set(bot_dirs))
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=len(self.players), thread_name_prefix="bot")
+        # the log is written by one background thread, in round order, while the next round's bots run: the
+        # disk's latency (10 small files a round) stays off the round loop
+        self.log_writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="log")
+        self.log_writes: list[concurrent.futures.Future[None]] = []
 
     def _limits_for(self, seat: str) -> Limits:
         """In the sandbox, each bot also loses sight of the other bot's folder and of the match log
@@ -175,6 +179,7 @@ class MatchRunner:
             outcome = None
         finally:
             self.pool.shutdown(wait=True, cancel_futures=True)
+            self.finish_log_writes()  # every round already played reaches the disk, Ctrl-C or not
         summary = MatchSummary(
             folder=self.settings.folder,
             players=self.settings.players,
@@ -249,7 +254,26 @@ class MatchRunner:
                 CONSOLE: console,
                 BOT_OUTPUT: _bot_output(outcome) if outcome else "",
             }
-        self.writer.write_round(self.session.round, round_files, end_of_game)
+        self.log_writes.append(
+            self.log_writer.submit(self.writer.write_round, self.session.round, round_files, end_of_game)
+        )
+        self._raise_write_errors(wait=False)
+
+    def _raise_write_errors(self, wait: bool) -> None:
+        """Surface a failed log write (a LogWriteError: disk full, folder gone) in the round loop."""
+        pending = []
+        for future in self.log_writes:
+            if wait or future.done():
+                future.result()
+            else:
+                pending.append(future)
+        self.log_writes = pending
+
+    def finish_log_writes(self) -> None:
+        try:
+            self._raise_write_errors(wait=True)
+        finally:
+            self.log_writer.shutdown(wait=True)
 
     def write_final_round(self) -> None:
         """The final state for each player (no bots run; empty command and output), then endGameState.txt."""

@@ -249,3 +249,21 @@ def test_unwritable_output_folder_is_one_line_exit_2(tmp_path: Path, output: str
     code, _, err, _ = play(Path(output), good, good, "--max-rounds", "1")
     assert code == 2, err
     assert err.startswith("error: ") and len(err.strip().splitlines()) == 1 and "match folder" in err
+
+
+def test_log_write_failure_mid_match_is_one_line_exit_2(tmp_path: Path, bots: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from runner.matchlog.writer import LogWriteError, MatchLogWriter
+
+    original = MatchLogWriter.write_round
+
+    def failing(self, round_number, files, end_of_game=None):
+        if round_number == 2:
+            raise LogWriteError(f"{self.folder}/Round 002: cannot write the match log: No space left on device")
+        original(self, round_number, files, end_of_game)
+
+    monkeypatch.setattr(MatchLogWriter, "write_round", failing)
+    code, _, err, folder = play(tmp_path, bots / "idle", bots / "idle", "--max-rounds", "5")
+    assert code == 2 and err.startswith("error: ") and "No space left" in err
+    assert len(err.strip().splitlines()) == 1
+    assert (folder / "Round 001").is_dir()  # the rounds written before the failure stay
