@@ -1,0 +1,256 @@
+"""The one interface between the generic core and a game: records the core reads, and two Protocols.
+
+The core (match loop, bot processes, log writers, CLI) never imports a game package: it asks the registry
+(`runner.games.get_game`) for a `Game` and from then on talks only through the names below. A game's
+package implements `Game` once (static facts: seats, bot protocol, options, config, log tools) and
+`Session` once (one match in progress). See runner/games/README.md for a worked example.
+
+Data flows one way: config -> Session state -> `inputs()` (views) -> bots -> `Answer`s -> `play_turn`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import attrs
+
+if TYPE_CHECKING:  # the rules stay free of I/O modules (tests/engine/test_purity.py)
+    from pathlib import Path
+
+KiB = 1 << 10
+
+
+class BotMode(enum.Enum):
+    """How a game's bots run."""
+
+    PER_TURN = "per-turn"  # a fresh process every turn (the official Entelect runner's way)
+    PERSISTENT = "persistent"  # one process per match: a request line on stdin, an answer line on stdout
+
+
+class AnswerLines(enum.Enum):
+    """How much of the answer file a per-turn bot leaves counts."""
+
+    FIRST = "first"  # the first line only (Tower Defence's command.txt)
+    ALL = "all"  # every line (multi-line order files)
+
+
+@attrs.frozen
+class AnswerFile:
+    """Where a per-turn bot leaves its answer and how much of it is read."""
+
+    name: str = "command.txt"
+    cap_bytes: int = 64 * KiB
+    lines: AnswerLines = AnswerLines.FIRST
+
+
+@attrs.frozen
+class Option:
+    """A per-game `td-runner match` option (`--map FILE`, `--max-turns N`); shown by `match --game G --help`.
+
+    `dest` is the key under which the value reaches `Game.configure` and `Game.new_session`.
+    """
+
+    flag: str
+    dest: str
+    help: str
+    type: Any = str  # a callable turning the argument text into the value (argparse's `type`)
+    metavar: str | None = None
+    choices: tuple[str, ...] | None = None
+    default: Any = None
+
+
+@attrs.frozen
+class TurnInput:
+    """What one seat's bot receives this turn.
+
+    `files` are written into the bot folder before the bot runs (per-turn bots; persistent Tower Defence bots
+    too). `line` is sent on a persistent bot's stdin (no newline inside; the core adds it); None when the
+    game has no persistent protocol.
+    """
+
+    files: Mapping[str, str] = attrs.field(factory=dict)
+    line: str | None = None
+
+
+class Fault(enum.Enum):
+    """Why a bot gave no proper answer; the game decides what a fault means (nothing, or disqualification)."""
+
+    TIMEOUT = "timeout"
+    CRASH = "crash"  # the process exited non-zero, was killed, or ended (persistent: end of output)
+    FAILED_TO_START = "failed_to_start"
+    OVER_BUDGET = "over_budget"  # answered, but the mean answer time of a block of turns exceeded the budget
+
+
+@attrs.frozen
+class Answer:
+    """One seat's answer to this turn: the answer text as read (file or stdin line) and the fault, if any.
+
+    `text` is "" when there was no answer at all. A game must accept any text without raising.
+    """
+
+    text: str
+    fault: Fault | None = None
+
+
+@attrs.frozen
+class TurnReport:
+    """What one turn produced, as data.
+
+    `events`: engine messages of the turn (one line each, for the terminal and the log).
+    `rejected`: seat -> why its answer was refused, wholly or in part (seats absent: accepted).
+    `log_files`: turn-level files a folder log keeps in the turn's folder (`events.json`); file-name -> text.
+    `record`: the turn's line of a `log.jsonl` log (JSON-able), for games whose log is one file.
+    """
+
+    events: tuple[str, ...] = ()
+    rejected: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    log_files: Mapping[str, str] = attrs.field(factory=dict)
+    record: Mapping[str, Any] | None = None
+
+
+@attrs.frozen
+class Outcome:
+    """How a finished match ended.
+
+    `reason` is a short word for match.json's `end_reason` (`health`, `max_rounds`, `conquest`, ...).
+    `ranking` lists the seats best first; seats that tie share one group.
+    `details` adds game-specific keys to match.json (e.g. `{"disqualified": "invader"}`).
+    """
+
+    reason: str
+    ranking: tuple[tuple[str, ...], ...]
+    details: Mapping[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def winner(self) -> str | None:
+        """The seat ranked alone at the top, or None for a tie at the top."""
+        return self.ranking[0][0] if self.ranking and len(self.ranking[0]) == 1 else None
+
+
+class Session(Protocol):
+    """One match in progress, advanced turn by turn by the match loop. Pure: no files, processes or clock."""
+
+    seats: tuple[str, ...]
+
+    @property
+    def turn(self) -> int:
+        """The number of the turn the current state is for (rendered files carry it)."""
+
+    def active_seats(self) -> tuple[str, ...]:
+        """The seats whose bots play this turn (an eliminated Warzone player's bot no longer runs)."""
+
+    def inputs(self) -> dict[str, TurnInput]:
+        """Each active seat's input for the current turn."""
+
+    def play_turn(self, answers: Mapping[str, Answer]) -> TurnReport:
+        """Apply every active seat's answer and advance one turn. Never raises on any answer."""
+
+    def outcome(self) -> Outcome | None:
+        """The result once the match is over, else None."""
+
+    def standings(self) -> dict[str, dict[str, int | float]]:
+        """Per seat numbers for match.json and the result table (score, health, armies, ...)."""
+
+    def text_view(self) -> str:
+        """The spectator's text view of the current state (terminal replay, console players)."""
+
+    def final_files(self, names: Mapping[str, str]) -> dict[str, str]:
+        """Files a folder log adds to the last turn's folder once the match is over (endGameState.txt);
+        `names` maps each seat to its player name."""
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole current state as JSON-able data (HTML replays, the in-process API)."""
+
+
+@attrs.frozen
+class FolderLog:
+    """A log with one folder per turn, one sub-folder per seat (Tower Defence's official layout).
+
+    `turn_folder` is formatted with the turn number; seat folders are `"<seat> - <bot nick name>"`.
+    `file_names` renames the bot's input files in the log (state.json -> JsonMap.json); `answer`, `output`
+    and `view` are the per-seat names of the answer given, the bot's output and `Session.text_view()`
+    (None: not kept).
+    """
+
+    turn_folder: str = "Turn {turn:03d}"
+    file_names: Mapping[str, str] = attrs.field(factory=dict)
+    answer: str = "answer.txt"
+    output: str = "BotOutput.txt"
+    view: str | None = None
+
+
+@attrs.frozen
+class JsonlLog:
+    """A log that is one `log.jsonl` (one `TurnReport.record` per line) beside match.json: for games of
+    tens of thousands of turns, where a folder per turn would mean hundreds of thousands of files."""
+
+    file_name: str = "log.jsonl"
+
+
+@attrs.frozen
+class Check:
+    """The verdict of `verify` or `diff`: `same` is the answer, `lines` say it to the user, `data` for --json."""
+
+    same: bool
+    lines: tuple[str, ...]
+    data: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+class Game(Protocol):
+    """A game's static facts and its entry points. One instance per game, built by the registry."""
+
+    name: str  # the `--game` value and match.json's `game`
+    title: str
+    summary: str  # one line for `td-runner games`
+    player_counts: tuple[int, ...]  # how many players it accepts, e.g. (2,) or (2, 3, 4, 5, 6)
+    bot_modes: frozenset[BotMode]  # the modes a bot may use; the first of `default_mode` when bot.json is silent
+    default_mode: BotMode
+    answer_file: AnswerFile
+    timeout_ms: int  # default wall-clock limit per turn (persistent: per answer)
+    log: FolderLog | JsonlLog
+    options: tuple[Option, ...]
+
+    def seats(self, player_count: int) -> tuple[str, ...]:
+        """The seat names for this many players (`A`, `B`; `A`..`F`; `defender`, `invader`)."""
+
+    def configure(self, config_file: Path | None, options: Mapping[str, Any]) -> Any:
+        """The game config from a file (None: defaults) with the options applied; UserError on problems."""
+
+    def config_json(self, config: Any) -> dict[str, Any]:
+        """The config as JSON, written as `game-config.json` next to the log and into match.json."""
+
+    def new_session(self, config: Any, seats: Sequence[str], seed: int, options: Mapping[str, Any]) -> Session:
+        """A new match. `seed` is the only source of randomness."""
+
+    def match_files(self, config: Any, options: Mapping[str, Any]) -> dict[str, bytes]:
+        """Files to keep beside the log besides game-config.json (a byte copy of the map)."""
+
+    def accept_line(self, line: str, turn: int) -> str | None:
+        """A persistent bot's output line -> this turn's answer text, or None to keep reading (a stale or
+        chatty line). Only called for games with BotMode.PERSISTENT."""
+
+    def is_log(self, path: Path) -> bool:
+        """Whether `path` is a log of this game even without match.json (official Tower Defence logs)."""
+
+    def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
+        """Replay a log's answers through the rules and compare everything it recorded."""
+
+    def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
+        """Compare two logs of this game turn by turn."""
+
+    def validate(self, path: Path, options: Mapping[str, Any]) -> Check | None:
+        """Check one file this game defines (a map, a config, a state); None when it is not such a file."""
+
+    def replay(self, path: Path) -> "Replay":
+        """The turns of a log, ready to show in the terminal."""
+
+
+class Replay(Protocol):
+    """A log opened for the terminal replay: `turns` lists the turn numbers it holds."""
+
+    turns: tuple[int, ...]
+
+    def render(self, turn: int, seat: str | None = None) -> list[Any]:
+        """The lines (str or rich Text) that show one turn; with `seat`, that seat's bot output too."""
