@@ -67,8 +67,11 @@ def run_towers(state: State) -> None:
             tower.cooldown -= 1
             continue
         pos = tower.pos
-        low = max(pos - tower.range, 0)  # spec 3.1: cells outside 0..99 are empty, never wrapped
-        high = min(pos + tower.range, C.LAST_CELL)
+        reach = tower.range
+        low = pos - reach if pos > reach else 0  # spec 3.1: cells outside 0..99 are empty, never wrapped
+        high = pos + reach
+        if high > C.LAST_CELL:
+            high = C.LAST_CELL
         kind = tower.type
         if kind == C.TURRET:
             for cell in range(high, low - 1, -1):  # farthest-along invader first
