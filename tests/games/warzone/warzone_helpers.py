@@ -82,8 +82,10 @@ def play(state: GameState, warmap: WarMap, texts: Mapping[str, str], settings: R
 
 
 def results(turn: TurnResult, seat: str | None = None) -> list[str]:
-    """The `result` (or `event`) of each event, optionally only `seat`'s order events."""
-    return [e.get("result", e.get("event")) for e in turn.events if seat is None or e.get("player") == seat]
+    """The `result` (or `event`) of each event; with `seat`, only that seat's order events."""
+    if seat is None:
+        return [e.get("result", e.get("event")) for e in turn.events]
+    return [e["result"] for e in turn.events if "result" in e and e["player"] == seat]
 
 
 def codes(turn: TurnResult, seat: str) -> list[str]:
