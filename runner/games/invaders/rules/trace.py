@@ -10,6 +10,7 @@ from runner.games.invaders.rules.state import State
 from runner.games.invaders.rules.turn import Actions, Penalty, is_over
 
 STATE_KEYS = ("t", "ig", "dg", "life", "thru", "inc", "bmax", "hpm", "tsls", "tw", "iv")
+_EXACT_KEYS = frozenset({"ia", "da", "sp", "end"})  # where true and 1 must not pass for each other
 TURN_KEYS = ("ia", "da", "sp", "pen", "end")  # absent from line 0; `pen` and `end` only when they happen
 
 
@@ -64,11 +65,14 @@ def same_value(a: Any, b: Any) -> bool:
 
 def compare_rows(expected: dict[str, Any], actual: dict[str, Any], keys: tuple[str, ...]) -> list[str]:
     """The differing fields among `keys`, one line each (`field: expected X, got Y`); a missing key is None."""
-    return [
-        f"{key}: expected {_short(expected.get(key))}, got {_short(actual.get(key))}"
-        for key in keys
-        if not same_value(expected.get(key), actual.get(key))
-    ]
+    differences = []
+    for key in keys:
+        want, got = expected.get(key), actual.get(key)
+        if want == got and key not in _EXACT_KEYS:
+            continue  # fast path for the big tw/iv lists: equal by Python's ==, numbers by value
+        if not same_value(want, got):
+            differences.append(f"{key}: expected {_short(want)}, got {_short(got)}")
+    return differences
 
 
 def _short(value: Any, limit: int = 200) -> str:

@@ -1,0 +1,127 @@
+"""Invaders behind the core's `Game` interface: static facts, options, config, and the log tools' entry points.
+
+The log tools read files, so they live in `logs.py`; this module only reads a config file when given one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from runner.errors import UserError
+from runner.games.interface import AnswerFile, BotMode, Check, JsonlLog, Option
+from runner.games.invaders import logs
+from runner.games.invaders.config import (
+    DEFAULT_MAX_TURNS,
+    DISQUALIFY,
+    FAULT_POLICIES,
+    InvadersConfig,
+    check_config_json,
+    parse_config_json,
+    render_config_json,
+)
+from runner.games.invaders.session import SEATS, InvadersSession
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def positive_int(text: str) -> int:
+    """argparse type for --max-turns."""
+    value = int(text)
+    if value < 1:
+        raise ValueError(f"{text} is not a positive integer")
+    return value
+
+
+class InvadersGame:
+    """The 1-D defenders-vs-invaders king-of-the-hill (shared/spec/invaders.md)."""
+
+    name = "invaders"
+    title = "Invaders (1-D tower defence king-of-the-hill)"
+    summary = "a Defender builds towers along a 100-cell path, an Invader spawns units; score = turns lasted"
+    player_counts = (2,)
+    bot_modes = frozenset({BotMode.PERSISTENT})  # spec 18: games last tens of thousands of turns
+    default_mode = BotMode.PERSISTENT
+    answer_file = AnswerFile()  # unused: invaders bots answer on stdout
+    timeout_ms = 1000  # spec 18: the hard per-answer ceiling
+    log = JsonlLog()
+    options = (
+        Option(
+            "--max-turns",
+            "max_turns",
+            f"end the game after N turns (default {DEFAULT_MAX_TURNS}, or the config file's maxTurns)",
+            type=positive_int,
+            metavar="N",
+        ),
+        Option(
+            "--faults",
+            "faults",
+            f"what a crash, time-out or non-JSON answer means (default {DISQUALIFY})",
+            choices=FAULT_POLICIES,
+        ),
+    )
+
+    def seats(self, player_count: int) -> tuple[str, ...]:
+        if player_count != 2:
+            raise UserError(f"invaders is played by 2 bots (a defender, then an invader), not {player_count}")
+        return SEATS
+
+    def configure(self, config_file: Path | None, options: Mapping[str, Any]) -> InvadersConfig:
+        data: dict[str, Any] = {}
+        if config_file is not None:
+            data = read_config_file(config_file)
+        if options.get("max_turns") is not None:
+            data["maxTurns"] = options["max_turns"]
+        if options.get("faults") is not None:
+            data["faults"] = options["faults"]
+        reason = check_config_json(data)
+        if reason is not None:
+            raise UserError(f"invaders config: {reason}")
+        return parse_config_json(data)
+
+    def config_json(self, config: InvadersConfig) -> dict[str, Any]:
+        return render_config_json(config)
+
+    def new_session(
+        self, config: InvadersConfig, seats: Sequence[str], seed: int, options: Mapping[str, Any]
+    ) -> InvadersSession:
+        # spec 1: there is no randomness in the game, so the seed is not used
+        if tuple(seats) != SEATS:
+            raise UserError(f"invaders seats are {', '.join(SEATS)}, not {', '.join(seats)}")
+        return InvadersSession(config)
+
+    def match_files(self, config: InvadersConfig, options: Mapping[str, Any]) -> dict[str, bytes]:
+        return {}
+
+    def accept_line(self, line: str, turn: int) -> str | None:
+        return line.strip()  # spec 18: one answer line per request line
+
+    def is_log(self, path: Path) -> bool:
+        return logs.is_log(path)
+
+    def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
+        return logs.verify(path)
+
+    def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
+        return logs.diff(path_a, path_b, strict=bool(options.get("strict")))
+
+    def validate(self, path: Path, options: Mapping[str, Any]) -> Check | None:
+        return logs.validate(path)
+
+    def replay(self, path: Path) -> logs.LogReplay:
+        return logs.replay(path)
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """A game config file's JSON object; UserError in one line when it cannot be read or parsed."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UserError(f"{path}: cannot read: {error.strerror or error}") from None
+    except ValueError as error:
+        raise UserError(f"{path}: not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: the invaders config must be a JSON object")
+    return data

@@ -1,0 +1,162 @@
+"""One Invaders match in progress behind the core's `Session` interface (runner/games/interface.py).
+
+The state is held between phases G and I of the current turn (spec 4 H): that is what both bots are shown,
+and their answers complete the turn. Pure: no files, processes or clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from runner.games.interface import Answer, Outcome, TurnInput, TurnReport
+from runner.games.invaders.config import DISQUALIFY, InvadersConfig
+from runner.games.invaders.protocol import parse_answer, render_board, render_request, render_state_json
+from runner.games.invaders.rules import (
+    APPLIED,
+    NO_ACTION,
+    Actions,
+    State,
+    finish_turn,
+    is_over,
+    render_row,
+    render_view,
+    start_turn,
+)
+
+DEFENDER = "defender"
+INVADER = "invader"
+SEATS = (DEFENDER, INVADER)
+DISQUALIFIED = "disqualified"
+
+
+def answer_value(answer: Answer | None) -> tuple[Any, str | None]:
+    """A seat's answer -> (JSON value, fault description or None). A missing answer is a fault too."""
+    if answer is None:
+        return None, "no answer"
+    if answer.fault is not None:
+        return None, answer.fault.value
+    parsed = parse_answer(answer.text)
+    return parsed.value, parsed.error
+
+
+def match_score(reason: str, turns: int, max_turns: int, disqualified: tuple[str, ...]) -> int:
+    """spec 18 Score: turns lasted; a disqualified defender scores 0, a disqualified invader gives the cap."""
+    if reason != DISQUALIFIED:
+        return turns
+    return 0 if DEFENDER in disqualified else max_turns
+
+
+class InvadersSession:
+    """An Invaders match: `seats` are ("defender", "invader") whatever order the core passes."""
+
+    seats = SEATS
+
+    def __init__(self, config: InvadersConfig) -> None:
+        self.config = config
+        self.state = State()
+        self._penalty = start_turn(self.state)  # turn 1, phases A-G: what the bots decide on
+        self._outcome: Outcome | None = None
+        self._score = 0
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    def active_seats(self) -> tuple[str, ...]:
+        return () if self._outcome else SEATS
+
+    def inputs(self) -> dict[str, TurnInput]:
+        state_json = render_state_json(self.state)  # spec 4 H: both sides see the same state
+        return {seat: TurnInput(line=render_request(self.state.turn, seat, state_json)) for seat in SEATS}
+
+    def play_turn(self, answers: Mapping[str, Answer]) -> TurnReport:
+        """Complete the current turn with both answers (spec 4 I-K), then start the next one."""
+        values: dict[str, Any] = {}
+        faults: dict[str, str] = {}
+        for seat in SEATS:
+            values[seat], fault = answer_value(answers.get(seat))
+            if fault is not None:
+                faults[seat] = fault
+        if faults and self.config.faults == DISQUALIFY:
+            return self._disqualify(values, faults)
+        events = [f"{seat}: fault ({fault}), played as no action" for seat, fault in faults.items()]
+        for seat in faults:
+            values[seat] = None
+        actions = finish_turn(self.state, values[INVADER], values[DEFENDER])
+        record = self._record(values, actions, faults)
+        rejected: dict[str, tuple[str, ...]] = {}
+        for seat, result in ((INVADER, actions.invader), (DEFENDER, actions.defender)):
+            if result not in (APPLIED, NO_ACTION):
+                rejected[seat] = (result,)
+                events.append(f"{seat}: ignored: {result}")
+        self._advance()
+        return TurnReport(events=tuple(events), rejected=rejected, record=record)
+
+    def _record(self, values: Mapping[str, Any], actions: Actions, faults: Mapping[str, str]) -> dict[str, Any]:
+        """The log line of spec 18: the spec 16 row, then what became of each action (`ir`, `dr`)."""
+        record = render_row(self.state, values[INVADER], values[DEFENDER], actions, self._penalty)
+        record["ir"] = actions.invader
+        record["dr"] = actions.defender
+        if faults:
+            record["faults"] = dict(faults)
+        return record
+
+    def _disqualify(self, values: Mapping[str, Any], faults: Mapping[str, str]) -> TurnReport:
+        """spec 18 Faults: the match ends at once; neither answer of this turn is applied."""
+        losers = tuple(seat for seat in SEATS if seat in faults)
+        values = {seat: None if seat in faults else value for seat, value in values.items()}
+        actions = Actions(DISQUALIFIED, DISQUALIFIED)
+        record = self._record(values, actions, faults)
+        record["dq"] = list(losers)
+        others = tuple(seat for seat in SEATS if seat not in faults)
+        ranking = (others, losers) if others else (losers,)
+        self._score = match_score(DISQUALIFIED, self.state.turn, self.config.max_turns, losers)
+        self._outcome = Outcome(
+            reason=DISQUALIFIED,
+            ranking=ranking,
+            details={
+                "disqualified": losers[0] if len(losers) == 1 else list(losers),
+                "faults": dict(faults),
+                "score": self._score,
+            },
+        )
+        events = tuple(f"{seat}: disqualified ({fault})" for seat, fault in faults.items())
+        return TurnReport(events=events, rejected={seat: (f"fault: {faults[seat]}",) for seat in losers}, record=record)
+
+    def _advance(self) -> None:
+        """spec 4 K and spec 18 turn cap: end the match, or run phases A-G of the next turn."""
+        state = self.state
+        if is_over(state):
+            self._end("life", (INVADER,), (DEFENDER,))
+        elif state.turn >= self.config.max_turns:
+            self._end("max_turns", (DEFENDER,), (INVADER,))
+        else:
+            self._penalty = start_turn(state)
+
+    def _end(self, reason: str, first: tuple[str, ...], second: tuple[str, ...]) -> None:
+        # decision: the invader wins a game it ends (life 0); the defender wins one that reaches the cap
+        self._score = self.state.turn
+        self._outcome = Outcome(reason=reason, ranking=(first, second), details={"score": self._score})
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def standings(self) -> dict[str, dict[str, int | float]]:
+        """Per seat: the match score (turns lasted, spec 18), the turns played, life, and that side's gold."""
+        state = self.state
+        score = self._score if self._outcome else state.turn
+        common = {"score": score, "turns": state.turn, "life": state.defender_life}
+        return {
+            DEFENDER: {**common, "gold": state.defender_gold},
+            INVADER: {**common, "gold": state.invader_gold},
+        }
+
+    def text_view(self) -> str:
+        return render_board(render_row(self.state))
+
+    def final_files(self, names: Mapping[str, str]) -> dict[str, str]:
+        return {}  # a JsonlLog game: the last log.jsonl line already holds the final state
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"state": render_view(self.state), "row": render_row(self.state)}
