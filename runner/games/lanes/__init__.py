@@ -1,1 +1,8 @@
-"""Lanes: the two-lane tower-defence game (spec: shared/spec/lanes.md), played through the file protocol."""
+"""Lanes: the two-lane tower-defence game (spec: shared/spec/lanes.md), played through the file protocol.
+
+`GAME` is what the registry serves for `--game lanes`.
+"""
+
+from runner.games.lanes.game import LanesGame
+
+GAME = LanesGame()

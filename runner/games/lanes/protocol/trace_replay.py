@@ -76,24 +76,72 @@ def replay_trace(lines: Sequence[Mapping[str, Any]], config: LanesConfig | None 
     return TraceReplay(len(records), tuple(differences))
 
 
-def replay_turn(config: LanesConfig, state: GameState, record: Mapping[str, Any]) -> tuple[dict[str, Any], GameState]:
-    """Play one recorded turn from `state`; the record this engine would write, and the next state."""
+@attrs.frozen
+class LoggedAnswer:
+    """One player's answer as a log keeps it: the file text, or the bot fault the log recorded (E01)."""
+
+    text: str
+    fault_problems: tuple[Problem, ...] = ()
+
+
+def answers_of_record(record: Mapping[str, Any]) -> list[LoggedAnswer]:
+    """spec 11: a rejected file's text is `raw`; an accepted one is its normalised `commands`."""
     raw = list(record.get("raw") or [None, None])
+    answers = []
+    for player in PLAYERS:
+        if raw[player] is None:
+            answers.append(LoggedAnswer("".join(f"{line}\n" for line in record["commands"][player])))
+        else:
+            rejected = record.get("rejected", [[], []])[player]
+            answers.append(LoggedAnswer("\n".join(raw[player]), recorded_faults(rejected)))
+    return answers
+
+
+def recorded_faults(rejected: Sequence[str]) -> tuple[Problem, ...]:
+    """E01 (the bot crashed, timed out or wrote nothing) cannot be re-derived from a text: take the log's."""
+    if rejected and all(line.startswith("E01 ") for line in rejected):
+        return tuple(Problem("E01", None, line[4:]) for line in rejected)
+    return ()
+
+
+def replay_answers(
+    config: LanesConfig, state: GameState, answers: Sequence[LoggedAnswer]
+) -> tuple[dict[str, Any], GameState, list[list[Problem]]]:
+    """Play one turn from logged answers: the record this engine writes, the next state, the problems."""
     orders: list[Orders | None] = []
     problems: list[list[Problem]] = []
-    for player in PLAYERS:
-        if raw[player] is not None:
-            _, found = read_orders("\n".join(raw[player]), state, player, config)
-            orders.append(None)
+    raw: list[list[str] | None] = []
+    for player, answer in enumerate(answers):
+        if answer.fault_problems:
+            accepted, found = None, list(answer.fault_problems)
         else:
-            text = "".join(f"{line}\n" for line in record["commands"][player])
-            _, found = read_orders(text, state, player, config)
-            orders.append(parse_commands(text, state.turn, config).orders)
+            accepted, found = read_orders(answer.text, state, player, config)
+        orders.append(accepted)
         problems.append(found)
+        raw.append(None if accepted is not None else answer.text.split("\n"))
     errors = (tuple(map(str, problems[0])), tuple(map(str, problems[1])))
     result = play_turn(config, state, (orders[0], orders[1]), errors)
-    replayed = render_turn_record(state.turn, orders, problems, raw, result, config.soldier_types)
-    return replayed, result.state
+    record = render_turn_record(state.turn, orders, problems, raw, result, config.soldier_types)
+    return record, result.state, problems
+
+
+def replay_turn(config: LanesConfig, state: GameState, record: Mapping[str, Any]) -> tuple[dict[str, Any], GameState]:
+    """Play one recorded turn from `state`; the record this engine would write, and the next state.
+
+    An accepted file is re-validated, but applied as recorded even if this engine disagrees (spec 11).
+    """
+    answers = answers_of_record(record)
+    replayed, after, _ = replay_answers(config, state, answers)
+    if any(replayed["rejected"][p] and answers[p].fault_problems == () and record["rejected"][p] == []
+           for p in PLAYERS):
+        forced = [parse_commands(a.text, state.turn, config).orders if record["rejected"][p] == [] else None
+                  for p, a in enumerate(answers)]
+        errors = tuple(tuple(r) for r in record["rejected"])
+        result = play_turn(config, state, (forced[0], forced[1]), (errors[0], errors[1]))
+        after = result.state
+        replayed = {**render_turn_record(state.turn, forced, [[], []], [None, None], result, config.soldier_types),
+                    "rejected": replayed["rejected"]}
+    return replayed, after
 
 
 def iter_first(differences: Sequence[Difference], limit: int) -> Iterator[str]:

@@ -1,0 +1,108 @@
+"""Lanes behind the core's `Game` interface: static facts, the --max-turns option, config, log tools.
+
+The log tools read files, so they live in `logs.py`; this module reads only a given config file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from runner.errors import UserError
+from runner.games.interface import AnswerFile, AnswerLines, BotMode, Check, FolderLog, Option
+from runner.games.lanes import logs
+from runner.games.lanes.protocol.commands import MAX_BYTES
+from runner.games.lanes.protocol.config_json import parse_config, render_config
+from runner.games.lanes.rules.config import LanesConfig
+from runner.games.lanes.session import SEATS, LanesSession
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def positive_int(text: str) -> int:
+    """argparse type for --max-turns."""
+    value = int(text)
+    if value < 1:
+        raise ValueError(f"{text} is not a positive integer")
+    return value
+
+
+class LanesGame:
+    """Two players, two lanes, turns of 100 timesteps (shared/spec/lanes.md)."""
+
+    name = "lanes"
+    title = "Lanes (two-lane tower defence)"
+    summary = "two players build towers on their own lane and send soldiers down the other's; turns of 100 timesteps"
+    player_counts = (2,)
+    bot_modes = frozenset({BotMode.PER_TURN})  # spec 10.1: a fresh process per turn
+    default_mode = BotMode.PER_TURN
+    # spec 10.5 E02: one byte over 64 KiB is read so that "larger than 65536 bytes" can be told apart
+    answer_file = AnswerFile(name="commands.txt", cap_bytes=MAX_BYTES + 1, lines=AnswerLines.ALL)
+    timeout_ms = 5000  # spec 10.1.3
+    log = FolderLog(turn_folder="Turn {turn:03d}", answer="commands.txt", output="BotOutput.txt")
+    options = (
+        Option(
+            "--max-turns",
+            "max_turns",
+            "end the game after N turns; more HP wins (default 100, or the config file's max_turns)",
+            type=positive_int,
+            metavar="N",
+        ),
+    )
+
+    def seats(self, player_count: int) -> tuple[str, ...]:
+        if player_count != 2:
+            raise UserError(f"lanes is played by 2 bots (P1, P2), not {player_count}")
+        return SEATS
+
+    def configure(self, config_file: Path | None, options: Mapping[str, Any]) -> LanesConfig:
+        config = LanesConfig() if config_file is None else parse_config(read_json(config_file), str(config_file))
+        if options.get("max_turns") is not None:
+            config = attrs.evolve(config, max_turns=positive_int(str(options["max_turns"])))
+        return config
+
+    def config_json(self, config: LanesConfig) -> dict[str, Any]:
+        return render_config(config)
+
+    def new_session(
+        self, config: LanesConfig, seats: Sequence[str], seed: int, options: Mapping[str, Any]
+    ) -> LanesSession:
+        # spec 8 / D24: the game has no randomness, so the seed is not used
+        if len(seats) != 2:
+            raise UserError(f"lanes is played by 2 bots, not {len(seats)}")
+        return LanesSession(config, tuple(seats))
+
+    def match_files(self, config: LanesConfig, options: Mapping[str, Any]) -> dict[str, bytes]:
+        return {}
+
+    def accept_line(self, line: str, turn: int) -> str | None:
+        return None  # never called: lanes bots are per-turn only
+
+    def is_log(self, path: Path) -> bool:
+        return logs.is_log(path)
+
+    def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
+        return logs.verify(path)
+
+    def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
+        return logs.diff(path_a, path_b, strict=bool(options.get("strict")))
+
+    def validate(self, path: Path, options: Mapping[str, Any]) -> Check | None:
+        return logs.validate(path)
+
+    def replay(self, path: Path) -> logs.LogReplay:
+        return logs.replay(path)
+
+
+def read_json(path: Path) -> Any:
+    """A JSON file's data; UserError in one line when it cannot be read or parsed."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UserError(f"{path}: cannot read: {error.strerror or error}") from None
+    except ValueError as error:
+        raise UserError(f"{path}: not valid JSON: {error}") from None
