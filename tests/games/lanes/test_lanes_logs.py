@@ -1,0 +1,123 @@
+"""The log tools: verify (folder logs, log.jsonl, spec 11 traces), diff, terminal replay, validate."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from runner.errors import UserError
+from runner.games.interface import Answer
+from runner.games.lanes import GAME
+from runner.games.lanes.rules.config import LanesConfig
+from tests.games.lanes.lanes_logs import idle, trickler, waller, write_folder_log
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def folder_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("logs") / "match"
+
+    def sloppy(turn: int, state: str) -> Answer:
+        return Answer("") if turn == 2 else trickler(turn, state)  # turn 2: no file (E01)
+
+    write_folder_log(root, LanesConfig(max_turns=6), {"P1": sloppy, "P2": waller})
+    return root
+
+
+def copy(log: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(log, tmp_path / log.name))
+
+
+def test_verify_a_folder_log_written_in_the_core_layout(folder_log: Path) -> None:
+    assert GAME.is_log(folder_log)
+    check = GAME.verify(folder_log, {})
+    assert check.same, check.lines
+    assert check.data["turns"] == 6
+    assert (folder_log / "Turn 002" / "turn.json").is_file() and (folder_log / "Turn 007" / "trace.jsonl").is_file()
+
+
+def test_verify_finds_a_changed_state_json(folder_log: Path, tmp_path: Path) -> None:
+    log = copy(folder_log, tmp_path)
+    path = log / "Turn 004" / "P2 - botP2" / "state.json"
+    path.write_text(path.read_text().replace('"money": ', '"money": 1', 1))
+    check = GAME.verify(log, {})
+    assert not check.same
+    assert any("turn 4: P2/state.json" in line for line in check.lines)
+
+
+def test_verify_finds_a_changed_answer(folder_log: Path, tmp_path: Path) -> None:
+    log = copy(folder_log, tmp_path)
+    (log / "Turn 003" / "P1 - botP1" / "commands.txt").write_text("TURN 3\nEND\n")
+    check = GAME.verify(log, {})
+    assert not check.same and any("turn 3:" in line for line in check.lines)
+
+
+def test_the_final_trace_and_the_reference_traces_verify(folder_log: Path) -> None:
+    assert GAME.verify(folder_log / "Turn 007" / "trace.jsonl", {}).same is False  # max_turns 6 is not the default
+    for name in ("once_vs_passive", "sloppy_vs_wall", "mixed_vs_turtle"):
+        assert GAME.is_log(DATA / f"{name}.jsonl")
+        check = GAME.verify(DATA / f"{name}.jsonl", {})
+        assert check.same, check.lines
+
+
+def test_verify_a_log_jsonl_folder(tmp_path: Path) -> None:
+    lines = (DATA / "wall_vs_trickle.jsonl").read_text().splitlines()
+    (tmp_path / "log.jsonl").write_text("\n".join(lines[1:-1]) + "\n")
+    (tmp_path / "match.json").write_text(json.dumps({"game": "lanes", "turns": 19, "winner": "P2"}))
+    check = GAME.verify(tmp_path, {})
+    assert check.same, check.lines
+
+
+def test_diff(folder_log: Path, tmp_path: Path) -> None:
+    assert GAME.diff(folder_log, folder_log, {"strict": True}).same
+    other = copy(folder_log, tmp_path)
+    (other / "Turn 002" / "P2 - botP2" / "BotOutput.txt").write_text("different chatter\n")
+    assert GAME.diff(folder_log, other, {"strict": False}).same
+    strict = GAME.diff(folder_log, other, {"strict": True})
+    assert not strict.same and "turn 2: P2/BotOutput.txt differs" in "\n".join(strict.lines)
+    traces = GAME.diff(DATA / "wall_vs_wall.jsonl", DATA / "wall_vs_trickle.jsonl", {})
+    assert not traces.same and any("turns: 100 vs 19" in line for line in traces.lines)
+
+
+def test_replay_shows_each_turn(folder_log: Path) -> None:
+    replay = GAME.replay(folder_log)
+    assert replay.turns == (1, 2, 3, 4, 5, 6, 7)
+    turn2 = [str(line) for line in replay.render(2, "P1")]
+    assert turn2[0].startswith("turn 2  P1 hp 10 money") and turn2[1].startswith("lane 1")
+    assert "P1: (nothing)" in turn2 and "  E01 bot wrote no commands.txt (or an empty one)" in turn2
+    assert "--- P1 bot output ---" in turn2 and "P1 says hi" in turn2
+    assert replay.render(7)[-1].startswith("final: P1")
+
+
+def test_validate_state_commands_and_config(folder_log: Path, tmp_path: Path) -> None:
+    seat = folder_log / "Turn 003" / "P1 - botP1"
+    assert GAME.validate(seat / "state.json", {}).same
+    check = GAME.validate(seat / "commands.txt", {})
+    assert check.same and "against state.json" in check.lines[0]
+    bot = tmp_path / "bot"
+    shutil.copytree(seat, bot)
+    (bot / "commands.txt").write_text("TURN 3\nRECRUIT bomb 500\nEND\n")
+    rejected = GAME.validate(bot / "commands.txt", {})
+    assert not rejected.same and rejected.lines[1].startswith("E13 line 2")
+    alone = tmp_path / "commands.txt"
+    alone.write_text("TURN 9\nBUILD laser 1 1\nEND\n")
+    assert GAME.validate(alone, {}).lines[1].startswith("E07 line 2")
+    assert GAME.validate(folder_log / "game-config.json", {}).same
+    bad = tmp_path / "lanes-config.json"
+    bad.write_text(json.dumps({"start_hp": -1}))
+    assert not GAME.validate(bad, {}).same
+    broken = tmp_path / "state.json"
+    broken.write_text(json.dumps({"protocol": "twolane-1", "turn": 0}))
+    assert not GAME.validate(broken, {}).same
+    assert GAME.validate(folder_log / "match.json", {}) is None
+    assert GAME.validate(DATA / "wall_vs_wall.jsonl", {}) is None
+
+
+def test_not_a_log(tmp_path: Path) -> None:
+    assert not GAME.is_log(tmp_path)
+    with pytest.raises(UserError, match="not a lanes log"):
+        GAME.verify(tmp_path, {})
