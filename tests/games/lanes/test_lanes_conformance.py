@@ -48,3 +48,14 @@ def test_a_changed_trace_is_reported_at_the_first_bad_timestep() -> None:
     lines[1]["steps"][10][5] = 10  # P2's HP after timestep 11 (the horse scores at t=11)
     report = replay_trace(lines)
     assert [str(d).split(":")[:2] for d in report.differences] == [["turn 1", " steps[t=11]"]]
+
+
+def test_an_accepted_file_this_engine_would_reject_is_reported_but_applied_as_recorded() -> None:
+    """spec 11: replay feeds the recorded commands without validation; the disagreement is one difference."""
+    lines = load("once_vs_passive")
+    lines[1]["commands"][0][1] = "RECRUIT horse 40"  # 120 money: E13 here, yet the trace says accepted
+    report = replay_trace(lines)
+    fields = {(d.turn, d.field) for d in report.differences}
+    assert (1, "rejected") in fields
+    assert (1, "money") in fields and (1, "soldiers") in fields  # applied: 40 horses bought on credit
+    assert (1, "scored") not in fields and (1, "hp") not in fields  # the recorded deployment still ran
