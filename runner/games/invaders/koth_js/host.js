@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// Hosts an Invaders AI written for the reference page (spec 18, botLanguage "koth-js"), unchanged.
+//
+//   node host.js <botFile> <entryExpression>
+//
+// The bot file is evaluated as a classic script after the page constants of spec 2 are defined; the entry
+// expression (e.g. "simpleTurretBuilder()") is evaluated after it and must yield the AI function. Each stdin
+// line is one request {"turn": T, "side": ..., "state": {...spec 7 view...}}; the AI is called with the
+// plain state object as its argument and as `this` (spec 7), and one stdout line answers with the JSON of
+// its result (undefined -> null). The AI keeps its closure state between turns, as in the reference.
+// An exception in the AI answers a line that is not JSON, so the runner records a fault for that turn.
+'use strict';
+
+const fs = require('fs');
+const readline = require('readline');
+const util = require('util');
+const vm = require('vm');
+
+// spec 2: the reference's page constants, visible to AI code as globals.
+const PAGE_CONSTANTS = {
+  INCOME_INTERVAL: 10,
+  INCOME_INCREASE_INTERVAL: 100,
+  HP_MULT_INTERVAL: 25000,
+  HOARD_PENALTY_INTERVAL: 10,
+  BASE_HP: 10,
+  BASE_COST: 10,
+  DEF_COST: 10,
+  RES_COST: 10,
+  INVADER_INITIAL_GOLD: 0,
+  INVADER_INITIAL_INCOME: 10,
+  INVADER_INITIAL_MAXBOOST: 0,
+  INVADER_MAXBOOST_UPGRADE_INCREMENT: 3,
+  INVADER_HP_MULTIPLIER_GROWTH_RATE: 1.1,
+  BUILD_COST: 10,
+  BUILD_TIME: 10,
+  UPGRADE_COST: 10,
+  UPGRADE_TIME: 10,
+  BOMB_COOLDOWN: 5,
+  DEFENDER_INITIAL_GOLD: 50,
+  DEFENDER_INITIAL_LIFE: 100,
+  VALID_TOWER_TYPES: ['turret', 'bomb', 'stunner'],
+};
+
+function fail(message) {
+  process.stderr.write(`host.js: ${message}\n`);
+  process.exit(2);
+}
+
+function loadAI(botFile, entry) {
+  // Plain global properties: a bot file that re-declares a constant (var or const) still loads.
+  for (const [name, value] of Object.entries(PAGE_CONSTANTS)) globalThis[name] = value;
+  let source;
+  try {
+    source = fs.readFileSync(botFile, 'utf8');
+  } catch (error) {
+    fail(`cannot read ${botFile}: ${error.message}`);
+  }
+  vm.runInThisContext(source, { filename: botFile });
+  const ai = vm.runInThisContext(entry, { filename: 'entry' });
+  if (typeof ai !== 'function') fail(`entry ${JSON.stringify(entry)} is not a function (${typeof ai})`);
+  return ai;
+}
+
+function answerOf(ai, request) {
+  try {
+    const game = request.state;
+    const text = JSON.stringify(ai.call(game, game));
+    return text === undefined ? 'null' : text;
+  } catch (error) {
+    process.stderr.write(`AI exception on turn ${request.turn}: ${error && error.stack ? error.stack : error}\n`);
+    return `!exception: ${String(error && error.message ? error.message : error).replace(/[\r\n]+/g, ' ')}`;
+  }
+}
+
+function main(argv) {
+  if (argv.length !== 2) fail('usage: node host.js <botFile> <entryExpression>');
+  // The protocol owns stdout: whatever the AI logs goes to stderr (the runner keeps it in the log).
+  for (const level of ['log', 'info', 'debug', 'warn']) {
+    console[level] = (...args) => process.stderr.write(util.format(...args) + '\n');
+  }
+  const ai = loadAI(argv[0], argv[1]);
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on('line', (line) => {
+    let request;
+    try {
+      request = JSON.parse(line);
+    } catch (error) {
+      process.stdout.write(`!bad request: ${error.message}\n`);
+      return;
+    }
+    process.stdout.write(answerOf(ai, request) + '\n');
+  });
+}
+
+main(process.argv.slice(2));
