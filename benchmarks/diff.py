@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from runner.matchlog.diff import diff_logs  # noqa: E402
-from runner.matchlog.layout import open_match_log  # noqa: E402
+from runner.games.tower_defence.logs.diff import diff_logs  # noqa: E402
+from runner.games.tower_defence.logs.layout import open_match_log  # noqa: E402
 
 TRACE = ROOT / "tests" / "data" / "conformance" / "gg-mirror-g11.tar.gz"
 _ID = re.compile(r'"id":"[^"]*"')

@@ -33,8 +33,9 @@ import attrs  # noqa: E402
 
 from runner.bots.definition import load_bot  # noqa: E402
 from runner.bots.limits import Limits  # noqa: E402
-from runner.engine.config import GameConfig  # noqa: E402
-from runner.games.tower_defence import TowerDefenceSession  # noqa: E402
+from runner.games.tower_defence.engine.config import GameConfig  # noqa: E402
+from runner.games.tower_defence import GAME  # noqa: E402
+from runner.games.tower_defence.session import TowerDefenceSession  # noqa: E402
 from runner.match import MatchRunner, MatchSettings, Player  # noqa: E402
 
 
@@ -69,7 +70,7 @@ def play(scratch: Path, name: str, argv: list[str], rounds: int) -> list[tuple[f
     config = attrs.evolve(GameConfig(), max_rounds=rounds - 1)
     timer = RoundTimer()
     settings = MatchSettings(players=players, folder=scratch / f"log-{name}", limits=Limits())
-    MatchRunner(TowerDefenceSession(config), settings, timer).run()
+    MatchRunner(GAME, TowerDefenceSession(config), settings, timer).run()
     return timer.rounds[1:]  # round 0 includes start-up costs
 
 

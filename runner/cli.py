@@ -14,7 +14,7 @@ from runner import __version__
 from runner.errors import ExitCode, UserError
 
 #: Subcommand modules under runner/commands/, in the order `--help` lists them.
-SUBCOMMANDS = ("match", "verify", "diff", "replay", "validate")
+SUBCOMMANDS = ("match", "verify", "diff", "replay", "validate", "games", "languages")
 
 
 @attrs.frozen
@@ -32,17 +32,19 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(f"{self.prog}: {message}")
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The argument parser; with `only`, just that subcommand's module is imported (start-up time matters
-    for quick commands such as `verify`: `match` pulls in rich and jsonschema)."""
-    parser = _Parser(prog="td-runner", description="Run and check Entelect 2018 Tower Defence matches.")
+    for quick commands such as `verify`: `match` pulls in rich and jsonschema). `argv` lets a subcommand
+    add options that depend on other arguments (`match --game NAME` adds that game's options)."""
+    parser = _Parser(prog="td-runner", description="Run and check bot matches of file-protocol games "
+                     "(Tower Defence, ...): `td-runner games` lists them.")
     parser.add_argument("--version", action="version", version=f"td-runner {__version__}")
     parser.add_argument("--traceback", action="store_true", help="re-raise unexpected errors (debugging)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in SUBCOMMANDS if only is None else (only,):
         module = importlib.import_module(f"runner.commands.{name}")
         sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(sub)
+        module.add_arguments(sub, list(argv))
         sub.set_defaults(handler=module.run)
     return parser
 
@@ -54,7 +56,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     try:
         arguments = list(sys.argv[1:] if argv is None else argv)
         chosen = next((a for a in arguments if not a.startswith("-")), None)
-        args = build_parser(chosen if chosen in SUBCOMMANDS else None).parse_args(arguments)
+        args = build_parser(chosen if chosen in SUBCOMMANDS else None, arguments).parse_args(arguments)
         if args.command is None:
             raise UserError("no command given; try `td-runner --help`")
         return int(args.handler(args, streams))

@@ -1,24 +1,37 @@
-"""The round loop: game session + bots + match log. Both bots run at the same time, every round."""
+"""The turn loop: one game session + N players + the match log. Every active bot runs at the same time.
+
+Knows games only through runner/games/interface.py: the session says who plays and what each bot
+receives, the bots answer (a fresh process per turn, or a persistent one), the session applies the answers.
+A bot never makes this loop raise: its turn becomes an `Answer` with a fault, and the game decides.
+"""
 
 from __future__ import annotations
 
 import concurrent.futures
+import json
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
 import attrs
 
 from runner.bots.definition import BotDefinition
-from runner.bots.outcome import TurnOutcome, TurnStatus
 from runner.bots.limits import Limits
+from runner.bots.outcome import TurnOutcome, TurnStatus
+from runner.bots.persistent import STARTUP_MS, PersistentBot
 from runner.bots.process import run_turn
-from runner.games import GameSession, Outcome, RoundReport
-from runner.matchlog.layout import BOT_OUTPUT, CONSOLE, PLAYER_COMMAND
+from runner.games.interface import Answer, BotMode, Fault, FolderLog, Game, Outcome, Session, TurnReport
 from runner.matchlog.writer import MatchLogWriter
 
 INTERRUPTED = "interrupted"
 MATCH_JSON = "match.json"
+
+_FAULTS = {
+    TurnStatus.TIMEOUT: Fault.TIMEOUT,
+    TurnStatus.CRASH: Fault.CRASH,
+    TurnStatus.FAILED_TO_START: Fault.FAILED_TO_START,
+}
 
 
 @attrs.frozen
@@ -26,7 +39,7 @@ class Player:
     """A seat's player: a bot, or a human at the terminal when `bot` is None (official console player)."""
 
     seat: str
-    name: str  # log folder and endGameState name, e.g. "A - StarterBot"
+    name: str  # log folder and end-of-game name, e.g. "A - StarterBot"
     bot: BotDefinition | None
 
     @property
@@ -34,7 +47,7 @@ class Player:
         return self.bot.language if self.bot else "console"
 
 
-#: Reads one command line from a human for a seat, given the console map; used for console players.
+#: Reads one command line from a human for a seat, given the spectator's view; used for console players.
 ConsoleInput = Callable[[str, str], str]
 
 
@@ -46,9 +59,11 @@ class PlayerTally:
     crashes: int = 0
     invalid_commands: int = 0
     bot_seconds: float = 0.0
+    turns: int = 0  # turns this seat's bot was asked
     events: list[dict[str, Any]] = attrs.field(factory=list)
 
     def record_turn(self, round_number: int, outcome: TurnOutcome) -> None:
+        self.turns += 1
         self.bot_seconds += outcome.seconds
         if outcome.status is TurnStatus.TIMEOUT:
             self.timeouts += 1
@@ -56,23 +71,39 @@ class PlayerTally:
             self.crashes += 1
         self.events.extend({"round": round_number, "event": event} for event in outcome.events)
 
+    @property
+    def failed_every_turn(self) -> bool:
+        """Whether the bot never gave a proper answer (it could not start, or crashed/timed out every turn)."""
+        return self.turns > 0 and self.timeouts + self.crashes >= self.turns
+
 
 @attrs.frozen
 class MatchSummary:
+    game: str
     folder: Path
     players: tuple[Player, ...]
     tallies: dict[str, PlayerTally]
-    standings: dict[str, dict[str, int]]
-    winner: str | None
+    standings: dict[str, dict[str, int | float]]
+    outcome: Outcome | None
     rounds: int
     end_reason: str
     seed: int
+    options: dict[str, Any]
     game_config: dict[str, Any]
     wall_seconds: float
 
     @property
     def interrupted(self) -> bool:
         return self.end_reason == INTERRUPTED
+
+    @property
+    def winner(self) -> str | None:
+        return self.outcome.winner if self.outcome else None
+
+    @property
+    def failing_players(self) -> list[Player]:
+        """Bots that never answered properly: the result line and stderr say so."""
+        return [p for p in self.players if p.bot is not None and self.tallies[p.seat].failed_every_turn]
 
     def to_json(self) -> dict[str, Any]:
         players = []
@@ -84,8 +115,7 @@ class MatchSummary:
                     "name": player.name,
                     "bot_dir": str(player.bot.bot_dir) if player.bot else None,
                     "language": player.language,
-                    "score": self.standings[player.seat]["score"],
-                    "health": self.standings[player.seat]["health"],
+                    **self.standings.get(player.seat, {}),
                     "timeouts": tally.timeouts,
                     "crashes": tally.crashes,
                     "invalid_commands": tally.invalid_commands,
@@ -93,50 +123,67 @@ class MatchSummary:
                     "events": tally.events,
                 }
             )
+        ranking = [list(group) for group in self.outcome.ranking] if self.outcome else None
         return {
+            "game": self.game,
             "players": players,
             "winner": self.winner,
+            "ranking": ranking,
             "rounds": self.rounds,
             "end_reason": self.end_reason,
+            **(dict(self.outcome.details) if self.outcome else {}),
             "seed": self.seed,
+            "options": self.options,
             "game_config": self.game_config,
             "wall_seconds": round(self.wall_seconds, 3),
         }
 
 
 class MatchObserver(Protocol):
-    """Receives progress; the CLI draws it. All methods are optional to implement meaningfully."""
+    """Receives progress; the CLI draws it."""
 
     def round_played(
-        self, round_number: int, session: GameSession, report: RoundReport, outcomes: dict[str, TurnOutcome]
+        self, round_number: int, session: Session, report: TurnReport, outcomes: dict[str, TurnOutcome]
     ) -> None: ...
 
 
 @attrs.frozen
 class MatchSettings:
-    players: tuple[Player, Player]
-    folder: Path  # the match folder to create (official layout inside)
+    players: tuple[Player, ...]
+    folder: Path  # the match folder to create
     seed: int = 0
     limits: Limits = Limits()
-    extra_files: dict[str, str] = attrs.field(factory=dict)  # written next to the rounds (configs used)
+    options: dict[str, Any] = attrs.field(factory=dict)  # the game's option values, recorded in match.json
+    game_config: dict[str, Any] = attrs.field(factory=dict)  # the config as JSON, recorded in match.json
+    extra_files: Mapping[str, str | bytes] = attrs.field(factory=dict)  # written beside the turns (configs, map)
+    startup_ms: int = STARTUP_MS  # persistent bots: limit of the start-up and first answer
 
 
 def _bot_output(outcome: TurnOutcome) -> str:
-    """BotOutput.txt: the bot's own output, then one line per runner event so authors see what happened."""
+    """The bot's own output, then one line per runner event so authors see what happened."""
     notes = "".join(f"[td-runner] {event}\n" for event in outcome.events)
     return outcome.output + notes
 
 
+def uses_persistent(game: Game, bot: BotDefinition) -> bool:
+    """Whether this bot runs as one process for the match: the game's only mode, or bot.json's opt-in."""
+    if game.bot_modes == frozenset({BotMode.PERSISTENT}):
+        return True
+    return BotMode.PERSISTENT in game.bot_modes and bot.persistent
+
+
 class MatchRunner:
-    """Plays one match from round 0 to the end, writing the log as it goes."""
+    """Plays one match from the first turn to the end, writing the log as it goes."""
 
     def __init__(
         self,
-        session: GameSession,
+        game: Game,
+        session: Session,
         settings: MatchSettings,
         observer: MatchObserver | None = None,
         console_input: ConsoleInput | None = None,
     ) -> None:
+        self.game = game
         self.session = session
         self.settings = settings
         self.observer = observer
@@ -145,18 +192,24 @@ class MatchRunner:
         self.tallies = {seat: PlayerTally() for seat in self.players}
         self.writer = MatchLogWriter(settings.folder, {seat: p.name for seat, p in self.players.items()})
         self.limits = {seat: self._limits_for(seat) for seat in self.players}  # after the log folder exists
+        self.persistent: dict[str, PersistentBot] = {
+            p.seat: PersistentBot(p.bot, self.limits[p.seat], game.accept_line, game.answer_file.name,
+                                  settings.startup_ms)
+            for p in settings.players
+            if p.bot is not None and uses_persistent(game, p.bot)
+        }
         bot_dirs = [p.bot.bot_dir for p in settings.players if p.bot]
-        # one folder for both seats (self-play): their files would collide, so take turns like the official runner
+        # one folder for two seats (self-play): their files would collide, so take turns like the official runner
         self.sequential = len(bot_dirs) != len(set(bot_dirs))
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=len(self.players), thread_name_prefix="bot")
-        # the log is written by one background thread, in round order, while the next round's bots run: the
-        # disk's latency (10 small files a round) stays off the round loop
+        # the log is written by one background thread, in turn order, while the next turn's bots run: the
+        # disk's latency (many small files a turn) stays off the turn loop
         self.log_writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="log")
         self.log_writes: list[concurrent.futures.Future[None]] = []
 
     def _limits_for(self, seat: str) -> Limits:
-        """In the sandbox, each bot also loses sight of the other bot's folder and of the match log
-        (both run at once, so one could otherwise read the other's command.txt as it is written)."""
+        """In the sandbox, each bot also loses sight of the other bots' folders and of the match log
+        (bots run at once, so one could otherwise read another's answer as it is written)."""
         limits = self.settings.limits
         player = self.players[seat]
         if not limits.sandbox or player.bot is None:
@@ -166,101 +219,132 @@ class MatchRunner:
 
     def run(self) -> MatchSummary:
         started = time.monotonic()
-        for name, text in self.settings.extra_files.items():
-            self.writer.write_text(name, text)
+        for name, content in self.settings.extra_files.items():
+            self.writer.write_file(name, content)
         end_reason = INTERRUPTED
         outcome: Outcome | None = None
         try:
             while (outcome := self.session.outcome()) is None:
-                self.play_one_round()
-            self.write_final_round()
+                self.play_one_turn()
+            self.write_final_turn()
             end_reason = outcome.reason
         except KeyboardInterrupt:
             outcome = None
         finally:
             self.pool.shutdown(wait=True, cancel_futures=True)
-            self.finish_log_writes()  # every round already played reaches the disk, Ctrl-C or not
+            for bot in self.persistent.values():
+                bot.close()
+            self.finish_log_writes()  # every turn already played reaches the disk, Ctrl-C or not
         summary = MatchSummary(
+            game=self.game.name,
             folder=self.settings.folder,
             players=self.settings.players,
             tallies=self.tallies,
             standings=self.session.standings(),
-            winner=outcome.winner if outcome else None,
-            rounds=self.session.round,
+            outcome=outcome,
+            rounds=self.session.turn,
             end_reason=end_reason,
             seed=self.settings.seed,
-            game_config=self.session.config_json(),
+            options=self.settings.options,
+            game_config=self.settings.game_config,
             wall_seconds=time.monotonic() - started,
         )
         self.writer.write_json(MATCH_JSON, summary.to_json())
         return summary
 
-    def play_one_round(self) -> None:
+    def play_one_turn(self) -> None:
         session = self.session
-        round_number = session.round
-        files = session.player_files()
-        console = session.console_view()
-        outcomes = self.run_players(files, console)
+        turn = session.turn
+        active = session.active_seats()
+        inputs = session.inputs()
+        view = session.text_view() if self._needs_view(active) else ""
+        outcomes = self.run_players(turn, active, inputs, view)
         for seat, outcome in outcomes.items():
-            self.tallies[seat].record_turn(round_number, outcome)
-        self.log_round(files, console, outcomes)
-        report = session.play_round({seat: outcome.command for seat, outcome in outcomes.items()})
+            self.tallies[seat].record_turn(turn, outcome)
+        answers = {seat: Answer(outcome.command, _FAULTS.get(outcome.status)) for seat, outcome in outcomes.items()}
+        report = session.play_turn(answers)
         for seat in report.rejected:
-            self.tallies[seat].invalid_commands += 1
+            if seat in self.tallies:
+                self.tallies[seat].invalid_commands += 1
+        self.log_turn(turn, {seat: inputs[seat].files for seat in active}, view, outcomes, report)
         if self.observer is not None:
-            self.observer.round_played(round_number, session, report, outcomes)
+            self.observer.round_played(turn, session, report, outcomes)
 
-    def run_players(self, files: dict[str, dict[str, str]], console: str) -> dict[str, TurnOutcome]:
-        """Run every bot seat at once (one after the other for self-play); humans answer meanwhile."""
-        bots = [p for p in self.players.values() if p.bot is not None]
+    def _needs_view(self, active: tuple[str, ...]) -> bool:
+        has_view = isinstance(self.game.log, FolderLog) and self.game.log.view is not None
+        return has_view or any(self.players[seat].bot is None for seat in active)
+
+    def run_players(
+        self, turn: int, active: tuple[str, ...], inputs: Mapping[str, Any], view: str
+    ) -> dict[str, TurnOutcome]:
+        """Run every active bot seat at once (one after the other for self-play); humans answer meanwhile."""
         outcomes: dict[str, TurnOutcome] = {}
         futures: dict[str, concurrent.futures.Future[TurnOutcome]] = {}
-        for player in bots:
-            arguments = (player.bot, files[player.seat], self.limits[player.seat])
-            if self.sequential:
-                outcomes[player.seat] = run_turn(*arguments)
-            else:
-                futures[player.seat] = self.pool.submit(run_turn, *arguments)
-        for player in self.players.values():
+        for seat in active:
+            player = self.players[seat]
             if player.bot is None:
-                outcomes[player.seat] = self.ask_human(player, console)
+                continue
+            call = self._turn_call(turn, seat, inputs[seat])
+            if self.sequential:
+                outcomes[seat] = call()
+            else:
+                futures[seat] = self.pool.submit(call)
+        for seat in active:
+            if self.players[seat].bot is None:
+                outcomes[seat] = self.ask_human(self.players[seat], view)
         outcomes.update((seat, future.result()) for seat, future in futures.items())
-        return {seat: outcomes[seat] for seat in self.players}
+        return {seat: outcomes[seat] for seat in active}
 
-    def ask_human(self, player: Player, console: str) -> TurnOutcome:
+    def _turn_call(self, turn: int, seat: str, turn_input: Any) -> Callable[[], TurnOutcome]:
+        persistent = self.persistent.get(seat)
+        if persistent is not None:
+            return lambda: persistent.ask(turn, turn_input.files, turn_input.line or "")
+        bot, limits, answer_file = self.players[seat].bot, self.limits[seat], self.game.answer_file
+        return lambda: run_turn(bot, turn_input.files, limits, answer_file)
+
+    def ask_human(self, player: Player, view: str) -> TurnOutcome:
         if self.console_input is None:
             raise RuntimeError("a console player needs console_input")
         started = time.monotonic()
         try:
-            command = self.console_input(player.seat, console)
+            command = self.console_input(player.seat, view)
             events: tuple[str, ...] = ()
         except EOFError:
             # spec 8.5: a closed stdin means no command; the player does nothing
             command, events = "", ("no input (stdin closed): did nothing",)
         return TurnOutcome(TurnStatus.OK, command, time.monotonic() - started, "", 0, events)
 
-    def log_round(
-        self, files: dict[str, dict[str, str]], console: str, outcomes: dict[str, TurnOutcome] | None,
-        end_of_game: str | None = None,
+    # -- the log --------------------------------------------------------------------------------------------
+
+    def log_turn(
+        self, turn: int, files: Mapping[str, Mapping[str, str]], view: str, outcomes: dict[str, TurnOutcome] | None,
+        report: TurnReport | None, final_files: Mapping[str, str] | None = None,
     ) -> None:
-        """Write each player's five files of the current round; `outcomes` None for the final round."""
-        renamed = self.session.log_file_names
-        round_files = {}
-        for seat in self.players:
+        """Hand one turn to the log thread: a turn folder (FolderLog) or a log.jsonl line (JsonlLog)."""
+        log = self.game.log
+        if not isinstance(log, FolderLog):
+            if report is not None and report.record is not None:
+                line = json.dumps(report.record, separators=(",", ":")) + "\n"
+                self._submit(self.writer.append_line, log.file_name, line)
+            return
+        seat_files = {}
+        for seat, inputs in files.items():
             outcome = outcomes[seat] if outcomes else None
-            round_files[seat] = {
-                **{renamed[name]: text for name, text in files[seat].items()},
-                PLAYER_COMMAND: outcome.command if outcome else "",
-                CONSOLE: console,
-                BOT_OUTPUT: _bot_output(outcome) if outcome else "",
-            }
-        self.log_writes.append(
-            self.log_writer.submit(self.writer.write_round, self.session.round, round_files, end_of_game)
-        )
+            entry = {log.file_names.get(name, name): text for name, text in inputs.items()}
+            entry[log.answer] = outcome.command if outcome else ""
+            if log.view is not None:
+                entry[log.view] = view
+            entry[log.output] = _bot_output(outcome) if outcome else ""
+            seat_files[seat] = entry
+        turn_files = {**(report.log_files if report else {}), **(final_files or {})}
+        self._submit(self.writer.write_round, log.turn_folder.format(turn=turn), seat_files, turn_files)
+
+    def _submit(self, function: Callable[..., None], *arguments: Any) -> None:
+        self.log_writes.append(self.log_writer.submit(function, *arguments))
         self._raise_write_errors(wait=False)
 
     def _raise_write_errors(self, wait: bool) -> None:
-        """Surface a failed log write (a LogWriteError: disk full, folder gone) in the round loop."""
+        """Surface a failed log write (a LogWriteError: disk full, folder gone) in the turn loop."""
         pending = []
         for future in self.log_writes:
             if wait or future.done():
@@ -275,8 +359,14 @@ class MatchRunner:
         finally:
             self.log_writer.shutdown(wait=True)
 
-    def write_final_round(self) -> None:
-        """The final state for each player (no bots run; empty command and output), then endGameState.txt."""
+    def write_final_turn(self) -> None:
+        """A folder log's last folder: the final state for each seat (no bots run), then the end-of-game files."""
+        if not isinstance(self.game.log, FolderLog):
+            return
         session = self.session
         names = {seat: p.name for seat, p in self.players.items()}
-        self.log_round(session.player_files(), session.console_view(), None, session.end_of_game_text(names))
+        active = session.active_seats()
+        inputs = session.inputs()
+        view = session.text_view() if self.game.log.view is not None else ""
+        files = {seat: inputs[seat].files for seat in active}
+        self.log_turn(session.turn, files, view, None, None, session.final_files(names))

@@ -9,38 +9,48 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from runner.bots.outcome import TurnOutcome
-from runner.games import GameSession, RoundReport
+from runner.games.interface import Session, TurnReport
 from runner.match import MatchSummary, Player
 
-END_REASONS = {
-    "health": "a base was destroyed",
-    "max_rounds": "the round limit was reached",
-    "do_nothing_limit": "a bot did nothing too many consecutive rounds",
-    "interrupted": "interrupted",
-}
+INTERRUPTED_WORDS = "interrupted"
+#: The result line shows this many of the game's standings (its first ones: score, health for Tower Defence).
+SHOWN_STANDINGS = 2
 
 
-def result_line(summary: MatchSummary) -> str:
-    """One line: who won, scores, health, rounds and where the log is."""
-    a, b = (summary.standings[p.seat] for p in summary.players)
+def _numbers(summary: MatchSummary) -> str:
+    """`score 12-34, health 0-5`: the first standings of every seat, seats in order."""
+    seats = [p.seat for p in summary.players]
+    keys = list(summary.standings.get(seats[0], {}))[:SHOWN_STANDINGS]
+    return ", ".join(f"{key} " + "-".join(str(summary.standings[s].get(key, "?")) for s in seats) for key in keys)
+
+
+def result_line(summary: MatchSummary, end_reasons: dict[str, str] | None = None) -> str:
+    """One line: who won (or the ranking), the game's main numbers, rounds, and where the log is."""
     names = {p.seat: p.name for p in summary.players}
     if summary.interrupted:
         verdict = "interrupted"
-    elif summary.winner is None:
-        verdict = "tie"
-    else:
+    elif summary.winner is not None:
         verdict = f"winner {names[summary.winner]}"
-    return (
-        f"{verdict} after {summary.rounds} rounds ({END_REASONS.get(summary.end_reason, summary.end_reason)}): "
-        f"score {a['score']}-{b['score']}, health {a['health']}-{b['health']}; log {summary.folder}"
-    )
+    elif summary.outcome is not None and len(summary.outcome.ranking) > 1:
+        verdict = "tie at the top: " + ", ".join(names[s] for s in summary.outcome.ranking[0])
+    else:
+        verdict = "tie"
+    words = (end_reasons or {}).get(summary.end_reason, summary.end_reason)
+    if summary.interrupted:
+        words = INTERRUPTED_WORDS
+    numbers = _numbers(summary)
+    line = f"{verdict} after {summary.rounds} rounds ({words})" + (f": {numbers}" if numbers else "")
+    failing = summary.failing_players
+    if failing:
+        line += "; never answered: " + ", ".join(p.name for p in failing)
+    return line + f"; log {summary.folder}"
 
 
 class MatchDisplay:
     """A MatchObserver drawing on a rich Console; silent except for the result line with `quiet`."""
 
-    def __init__(self, out: TextIO, players: tuple[Player, ...], max_rounds: int, *, quiet: bool,
-                 verbose: bool) -> None:
+    def __init__(self, out: TextIO, players: tuple[Player, ...], max_rounds: int | None, *, quiet: bool,
+                 verbose: bool, end_reasons: dict[str, str] | None = None) -> None:
         # not a terminal (a file, a pipe, a test): no terminal width to respect, so never squeeze the table
         width = None if getattr(out, "isatty", lambda: False)() else 120
         self.console = Console(file=out, highlight=False, width=width)
@@ -57,7 +67,9 @@ class MatchDisplay:
             transient=True,
             disable=quiet,
         )
-        self.task = self.progress.add_task("match", total=max_rounds + 1, standings="")
+        self.end_reasons = end_reasons or {}
+        total = None if max_rounds is None else max_rounds + 1
+        self.task = self.progress.add_task("match", total=total, standings="")
 
     def __enter__(self) -> "MatchDisplay":
         self.progress.start()
@@ -67,15 +79,17 @@ class MatchDisplay:
         self.progress.stop()
 
     def round_played(
-        self, round_number: int, session: GameSession, report: RoundReport, outcomes: dict[str, TurnOutcome]
+        self, round_number: int, session: Session, report: TurnReport, outcomes: dict[str, TurnOutcome]
     ) -> None:
-        standings = session.standings()
-        text = "  ".join(
-            f"{p.seat}: hp {standings[p.seat]['health']} score {standings[p.seat]['score']}" for p in self.players
-        )
-        self.progress.update(self.task, completed=round_number + 1, standings=text)
+        if not self.quiet:
+            standings = session.standings()
+            text = "  ".join(
+                f"{p.seat}: " + " ".join(f"{key} {value}" for key, value in list(standings[p.seat].items())[:2])
+                for p in self.players
+            )
+            self.progress.update(self.task, completed=round_number + 1, standings=text)
         if self.verbose and not self.quiet:
-            self.progress.console.print(f"round {round_number}: errors {list(report.errors)}", markup=False)
+            self.progress.console.print(f"round {round_number}: errors {list(report.events)}", markup=False)
             for seat, outcome in outcomes.items():
                 for event in outcome.events:
                     self.progress.console.print(f"round {round_number}: {seat}: {event}", markup=False)
@@ -85,15 +99,16 @@ class MatchDisplay:
             table = Table(title="Result", box=None, header_style="bold")
             table.add_column("player", no_wrap=True)
             table.add_column("language", no_wrap=True)
-            for column in ("score", "health", "timeouts", "crashes", "invalid", "bot s"):
+            keys = list(summary.standings.get(summary.players[0].seat, {}))[:SHOWN_STANDINGS]
+            for column in (*keys, "timeouts", "crashes", "invalid", "bot s"):
                 table.add_column(column, justify="right", no_wrap=True)
             for player in summary.players:
                 tally = summary.tallies[player.seat]
                 standing = summary.standings[player.seat]
                 table.add_row(
-                    player.name, player.language, str(standing["score"]), str(standing["health"]),
+                    player.name, player.language, *(str(standing.get(key, "")) for key in keys),
                     str(tally.timeouts), str(tally.crashes), str(tally.invalid_commands),
                     f"{tally.bot_seconds:.2f}",
                 )
             self.console.print(table)
-        self.console.print(result_line(summary), markup=False, soft_wrap=True)
+        self.console.print(result_line(summary, self.end_reasons), markup=False, soft_wrap=True)

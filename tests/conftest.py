@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-CONFORMANCE_DIR = Path(__file__).parent / "data" / "conformance"
+CONFORMANCE_DIR = Path(__file__).parent / "games" / "tower_defence" / "data" / "conformance"
 TRACE_NAMES = sorted(p.name.removesuffix(".tar.gz") for p in CONFORMANCE_DIR.glob("*.tar.gz"))
 
 

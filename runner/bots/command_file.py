@@ -41,43 +41,49 @@ def command_from_text(text: str) -> str:
     return NO_COMMAND if is_java_blank(text) else first_line(text)
 
 
-def read_command(dir_fd: int, bot_dir: str, cap: int) -> tuple[str, list[str]]:
+def read_command(
+    dir_fd: int, bot_dir: str, cap: int, name: str = COMMAND_FILE, *, every_line: bool = False
+) -> tuple[str, list[str]]:
     """The command per spec 4.1 and the events worth telling the bot's author.
 
     `dir_fd` is the bot folder opened at the start of the turn (the bot may have renamed or replaced the
     folder's path since). At most `cap` bytes are decoded; a larger file is noted and, only when that
     prefix is blank, scanned in chunks for any non-whitespace so "No Command" is still decided exactly.
+    With `every_line` (games whose answer is a multi-line file, `name` other than command.txt) the decoded
+    text is returned whole, and the game reads it.
     """
     events: list[str] = []
     try:
-        fd = os.open(COMMAND_FILE, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
     except FileNotFoundError:
         return "", events
     except OSError as exc:
         if exc.errno != errno.ELOOP:
-            return "", [f"{COMMAND_FILE} could not be opened ({exc.strerror}), ignored"]
-        fd = _open_symlink_target(dir_fd, bot_dir, events)
+            return "", [f"{name} could not be opened ({exc.strerror}), ignored"]
+        fd = _open_symlink_target(dir_fd, bot_dir, events, name)
         if fd is None:
             return "", events
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            return "", [f"{COMMAND_FILE} is not a regular file, ignored"]
+            return "", [f"{name} is not a regular file, ignored"]
         if info.st_nlink > 1:  # a hard link could expose a file from elsewhere on the same file system
-            return "", [f"{COMMAND_FILE} has {info.st_nlink} hard links, ignored"]
+            return "", [f"{name} has {info.st_nlink} hard links, ignored"]
         data = _read_up_to(fd, cap + 1)
         truncated = len(data) > cap
         if truncated:
             data = data[:cap]
             events.append(
-                f"{COMMAND_FILE} larger than {format_size(cap)} ({format_size(info.st_size)}), "
+                f"{name} larger than {format_size(cap)} ({format_size(info.st_size)}), "
                 f"read the first {format_size(cap)}"
             )
         try:  # a multi-byte character cut by the cap is not an error, hence final=not truncated
             text = codecs.getincrementaldecoder("utf-8")().decode(data, final=not truncated)
         except UnicodeDecodeError:
             text = data.decode("utf-8", errors="replace")
-            events.append(f"{COMMAND_FILE} is not valid UTF-8; undecodable bytes became U+FFFD")
+            events.append(f"{name} is not valid UTF-8; undecodable bytes became U+FFFD")
+        if every_line:
+            return text, events
         if truncated and is_java_blank(text) and not _rest_is_blank(fd):
             return first_line(text), events  # blank prefix, text further on: the blank first line (spec 4.1)
         return command_from_text(text), events
@@ -85,21 +91,21 @@ def read_command(dir_fd: int, bot_dir: str, cap: int) -> tuple[str, list[str]]:
         os.close(fd)
 
 
-def _open_symlink_target(dir_fd: int, bot_dir: str, events: list[str]) -> int | None:
-    """Follow a symlinked command.txt only when it ends at a file inside the bot folder."""
+def _open_symlink_target(dir_fd: int, bot_dir: str, events: list[str], name: str = COMMAND_FILE) -> int | None:
+    """Follow a symlinked answer file only when it ends at a file inside the bot folder."""
     try:
-        target = os.readlink(COMMAND_FILE, dir_fd=dir_fd)
+        target = os.readlink(name, dir_fd=dir_fd)
     except OSError:
         target = "?"
     folder = os.path.realpath(bot_dir)
-    resolved = os.path.realpath(os.path.join(folder, COMMAND_FILE))
+    resolved = os.path.realpath(os.path.join(folder, name))
     if os.path.commonpath([folder, resolved]) != folder:
-        events.append(f"{COMMAND_FILE} is a symlink to {target}, outside the bot folder, ignored")
+        events.append(f"{name} is a symlink to {target}, outside the bot folder, ignored")
         return None
     try:
         return os.open(resolved, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
-        events.append(f"{COMMAND_FILE} is a symlink to {target} that cannot be opened ({exc.strerror}), ignored")
+        events.append(f"{name} is a symlink to {target} that cannot be opened ({exc.strerror}), ignored")
         return None
 
 

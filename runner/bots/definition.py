@@ -34,6 +34,8 @@ class BotDefinition:
     file_name: str  # "" for a custom bot without botFileName
     argv: tuple[str, ...]
     core_count: int | None = None
+    persistent: bool = False  # bot.json "persistent": one process for the whole match (td-runner extension)
+    entry: str | None = None  # bot.json "entry" (koth-js bots)
 
 
 def load_bot(player_dir: Path, languages: Mapping[str, Sequence[str]] | None = None) -> BotDefinition:
@@ -77,6 +79,8 @@ def load_bot(player_dir: Path, languages: Mapping[str, Sequence[str]] | None = N
         file_name=file_name,
         argv=argv,
         core_count=cores,
+        persistent=data.get("persistent", False),
+        entry=data.get("entry"),
     )
 
 

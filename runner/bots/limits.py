@@ -44,10 +44,16 @@ class Limits:
     # the process group plus a sweep for marked processes; True: insist (UserError if impossible); False:
     # never (the fallback only, e.g. to test it)
     pid_namespace: bool | None = None
+    # a persistent bot's process lives for the whole match: no CPU-time rlimit derived from one turn
+    whole_match: bool = False
 
     def cpu_limit(self) -> int | None:
         """RLIMIT_CPU: the explicit value, else one that never bites before the wall clock does (all cores
         busy for the whole turn) and only stops a spinning process that somehow outlived its turn."""
-        if self.cpu_seconds is not None:
+        if self.cpu_seconds is not None or self.whole_match:
             return self.cpu_seconds
         return math.ceil(self.timeout_ms / 1000 * (os.cpu_count() or 1)) + 1
+
+    def persistent(self) -> "Limits":
+        """These limits for a process that lives for the whole match (runner/bots/persistent.py)."""
+        return attrs.evolve(self, whole_match=True)

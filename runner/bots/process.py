@@ -17,44 +17,64 @@ from collections.abc import Mapping
 
 from runner.bots import isolation
 from runner.bots.command_file import COMMAND_FILE, read_command
+from runner.games.interface import AnswerFile, AnswerLines
 from runner.bots.definition import BotDefinition
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnOutcome, TurnStatus, format_size
 
 __all__ = ["Limits", "run_turn"]
 
+#: The Entelect convention: command.txt, its first line counts, at most 64 KiB read (spec 4.1).
+DEFAULT_ANSWER = AnswerFile(COMMAND_FILE)
+
 _READ_CHUNK = 1 << 16
 _DISCARD_CHUNK = 1 << 20  # once the cap is reached, read big chunks: fewer wake-ups during a flood
 _REAP_GRACE_S = 2.0  # how long a killed tree may take to disappear before we stop waiting for it
 
 
-def run_turn(bot: BotDefinition, files: Mapping[str, str], limits: Limits) -> TurnOutcome:
+def run_turn(
+    bot: BotDefinition, files: Mapping[str, str], limits: Limits, answer: AnswerFile = DEFAULT_ANSWER
+) -> TurnOutcome:
     """Run one turn of `bot`: never raises for anything the bot does (a UserError only when the limits ask
     for isolation the machine lacks, which `isolation.check_isolation` reports before the match).
 
-    `files` maps a plain file name (state.json, textMap.txt) to its text, written as UTF-8 bytes exactly.
+    `files` maps a plain file name (state.json, textMap.txt) to its text, written as UTF-8 bytes exactly;
+    `answer` says which file the bot answers in and how much of it counts.
     """
-    for name in files:
-        if not name or "/" in name or name in (".", "..", COMMAND_FILE):
-            raise ValueError(f"not a plain state file name: {name!r}")
-    bot_dir = str(bot.bot_dir)
     events: list[str] = []
+    dir_fd = open_bot_dir(bot, events)
+    if dir_fd is None:
+        return _failed(events.pop(), events)
     try:
-        dir_fd = os.open(bot_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError as exc:
-        reason = "was replaced by a symlink" if exc.errno == errno.ELOOP else f"cannot be opened ({exc.strerror})"
-        return _failed(f"bot folder {bot_dir} {reason}")
-    try:
-        _remove(dir_fd, COMMAND_FILE, events)  # spec 7.4: delete command.txt, then write the state files
-        for name, text in files.items():
-            _write(dir_fd, name, text.encode("utf-8"), events)
-        return _run(bot, limits, dir_fd, events)
+        write_turn_files(dir_fd, files, answer.name, events)
+        return _run(bot, limits, dir_fd, events, answer)
     finally:
         os.close(dir_fd)
 
 
-def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str]) -> TurnOutcome:
-    missing = _missing_program(bot)
+def open_bot_dir(bot: BotDefinition, events: list[str]) -> int | None:
+    """The bot folder opened without following a symlink put in its place; None (and why, in events) if not."""
+    bot_dir = str(bot.bot_dir)
+    try:
+        return os.open(bot_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as exc:
+        reason = "was replaced by a symlink" if exc.errno == errno.ELOOP else f"cannot be opened ({exc.strerror})"
+        events.append(f"bot folder {bot_dir} {reason}")
+        return None
+
+
+def write_turn_files(dir_fd: int, files: Mapping[str, str], answer_name: str, events: list[str]) -> None:
+    """Delete the answer file, then write the turn's files (spec 7.4 order)."""
+    for name in files:
+        if not name or "/" in name or name in (".", "..", answer_name):
+            raise ValueError(f"not a plain state file name: {name!r}")
+    _remove(dir_fd, answer_name, events)
+    for name, text in files.items():
+        _write(dir_fd, name, text.encode("utf-8"), events)
+
+
+def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str], answer: AnswerFile) -> TurnOutcome:
+    missing = missing_program(bot)
     if missing:
         return _failed(missing, events)
     sandboxed = isolation.check_isolation(limits) is isolation.Isolation.SANDBOX
@@ -81,11 +101,11 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str]) -> 
         finally:
             if info_write is not None:
                 os.close(info_write)  # only bubblewrap holds it now, so reading it cannot block once it exits
-        capture = _Capture(limits.output_cap_bytes)
+        capture = Capture(limits.output_cap_bytes)
         try:
             timed_out = _wait(proc, capture, started + limits.timeout_ms / 1000)
             seconds = time.perf_counter() - started
-            _end_tree(proc, plan.isolation, timed_out)
+            end_tree(proc, plan.isolation, timed_out)
             if info_read is not None:
                 isolation.await_sandbox_gone(info_read, _REAP_GRACE_S)
             capture.drain(proc.stdout.fileno())  # type: ignore[union-attr]
@@ -105,15 +125,18 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str]) -> 
     else:
         status = TurnStatus.OK if exit_code == 0 else TurnStatus.CRASH
         if exit_code:
-            events.append(_describe_exit(exit_code))
+            events.append(describe_exit(exit_code))
     if capture.dropped:
         events.append(f"output truncated: {format_size(capture.dropped)} dropped")
-    command, command_events = read_command(dir_fd, str(bot.bot_dir), limits.command_cap_bytes)
+    command, command_events = read_command(
+        dir_fd, str(bot.bot_dir), min(limits.command_cap_bytes, answer.cap_bytes), answer.name,
+        every_line=answer.lines is AnswerLines.ALL,
+    )
     events.extend(command_events)
     return TurnOutcome(status, command, seconds, capture.text(), exit_code, tuple(events))
 
 
-class _Capture:
+class Capture:
     """Keeps the first `cap` bytes of the output and counts the rest, reading as fast as the bot writes.
 
     `tail` holds the last bytes seen even past the cap: the launch wrapper's own last words are there.
@@ -163,7 +186,7 @@ class _Capture:
         return self.kept.decode("utf-8", errors="replace")
 
 
-def _wait(proc: subprocess.Popen[bytes], capture: _Capture, deadline: float) -> bool:
+def _wait(proc: subprocess.Popen[bytes], capture: Capture, deadline: float) -> bool:
     """Read output until the main process exits (False) or the deadline passes (True).
 
     The process is left unreaped (a zombie) so its process group id cannot be recycled before the kill.
@@ -181,7 +204,7 @@ def _wait(proc: subprocess.Popen[bytes], capture: _Capture, deadline: float) -> 
         while True:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                return not _has_exited(proc.pid)
+                return not has_exited(proc.pid)
             step = remaining if exit_fd is not None else min(remaining, 0.002)
             for fd, _ in poller.poll(max(1, int(step * 1000 + 0.999))):
                 if fd == out:
@@ -190,14 +213,14 @@ def _wait(proc: subprocess.Popen[bytes], capture: _Capture, deadline: float) -> 
                         poller.unregister(out)
                 elif fd == exit_fd:
                     return False
-            if exit_fd is None and _has_exited(proc.pid):
+            if exit_fd is None and has_exited(proc.pid):
                 return False
     finally:
         if exit_fd is not None:
             os.close(exit_fd)
 
 
-def _has_exited(pid: int) -> bool:
+def has_exited(pid: int) -> bool:
     """Whether the child has exited, without reaping it (WNOWAIT)."""
     try:
         return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
@@ -205,7 +228,7 @@ def _has_exited(pid: int) -> bool:
         return True
 
 
-def _end_tree(proc: subprocess.Popen[bytes], mode: isolation.Isolation, timed_out: bool) -> None:
+def end_tree(proc: subprocess.Popen[bytes], mode: isolation.Isolation, timed_out: bool) -> None:
     """Make sure no process of the turn is alive, then reap the main one."""
     if timed_out and mode is not isolation.Isolation.PROCESS_GROUP:
         # Kill the namespace's PID 1 (the child of unshare/bwrap) rather than the wrapper: the wrapper then
@@ -227,7 +250,7 @@ def _end_tree(proc: subprocess.Popen[bytes], mode: isolation.Isolation, timed_ou
 def _await_exit(pid: int, timeout: float) -> None:
     """Wait up to `timeout` for the child to exit, leaving it unreaped."""
     give_up = time.perf_counter() + timeout
-    while not _has_exited(pid) and time.perf_counter() < give_up:
+    while not has_exited(pid) and time.perf_counter() < give_up:
         time.sleep(0.001)
 
 
@@ -238,7 +261,7 @@ def _kill(pid: int) -> None:
         pass
 
 
-def _missing_program(bot: BotDefinition) -> str | None:
+def missing_program(bot: BotDefinition) -> str | None:
     """Checked every turn, because a wrapper cannot tell "could not exec the bot" from "the bot failed"."""
     program = bot.argv[0]
     if os.sep in program:
@@ -254,7 +277,7 @@ _SIGNAL_HINTS = {
 }
 
 
-def _describe_exit(code: int) -> str:
+def describe_exit(code: int) -> str:
     if code > 0:
         return f"exit code {code}"
     try:

@@ -1,4 +1,8 @@
-"""`td-runner match [PLAYER_A PLAYER_B]`: run one match between two bot folders (or console players)."""
+"""`td-runner match [--game NAME] BOT BOT...`: run one match between bot folders (or console players).
+
+Generic options are here; each game adds its own (`--map`, `--max-rounds`, ...), which
+`td-runner match --game NAME --help` lists.
+"""
 
 from __future__ import annotations
 
@@ -8,48 +12,61 @@ import json
 import sys
 from pathlib import Path
 
-import attrs
-
 from runner.bots.definition import load_bot
 from runner.bots.isolation import check_isolation
 from runner.bots.limits import Limits
-from runner.config import (
-    RunnerConfig,
-    game_config_to_json,
-    load_game_config,
-    load_runner_config,
-)
-from runner.engine.config import GameConfig
-from runner.engine.state import CommandOrder
+from runner.commands.options import add_game_options, chosen_options
+from runner.config import RunnerConfig, load_runner_config
 from runner.errors import ExitCode, UserError
-from runner.games.tower_defence import TowerDefenceSession
+from runner.games import DEFAULT_GAME, GAMES, get_game
+from runner.games.interface import BotMode, Game
 from runner.match import MatchRunner, MatchSettings, MatchSummary, Player
 from runner.terminal import MatchDisplay
 
-HELP = "run a match between two bot folders and write its log"
+HELP = "run a match between bot folders and write its log"
 
 DEFAULT_RUNNER_CONFIG = Path("game-runner-config.json")
 CONSOLE_PLAYER = "console"
-CONSOLE_PROMPT = "Enter x,y,type (0 defence, 1 attack, 2 energy, 3 deconstruct, 4 tesla, 5 iron curtain): "
+_NUMBERS = {2: "two", 3: "three", 4: "four"}
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def _game_named_in(argv: list[str]) -> str | None:
+    """The value of `--game` in the raw arguments (the parser needs the game to know its options)."""
+    for index, argument in enumerate(argv):
+        if argument == "--game" and index + 1 < len(argv):
+            return argv[index + 1]
+        if argument.startswith("--game="):
+            return argument.split("=", 1)[1]
+    return None
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.add_argument("players", nargs="*", metavar="PLAYER",
-                        help="two bot folders (holding bot.json) or 'console'; default: the runner config's")
+                        help="bot folders (holding bot.json) or 'console', one per seat; default: the runner config's")
+    parser.add_argument("--game", help=f"the game to play: {', '.join(GAMES)} (default: the runner config's "
+                        f"`game`, else {DEFAULT_GAME}; `td-runner games` lists them)")
     parser.add_argument("--config", type=Path, help="runner config (official game-runner-config.json keys); "
                         "default: ./game-runner-config.json when present")
-    parser.add_argument("--game-config", type=Path, help="game rules (.json or official .properties)")
-    parser.add_argument("--max-rounds", type=int, help="override the game config's maxRounds")
-    parser.add_argument("--timeout-ms", type=int, help="wall-clock limit per bot turn (default 2000)")
+    parser.add_argument("--game-config", type=Path, help="game rules file (Tower Defence: .json or official .properties)")
+    parser.add_argument("--timeout-ms", type=int, help="wall-clock limit per bot turn (default: the game's)")
+    parser.add_argument("--startup-ms", type=int, help="persistent bots: limit of the start-up and first answer "
+                        "(default 10000)")
     parser.add_argument("--output", type=Path, help="parent folder of the match folder (default ./matches)")
-    parser.add_argument("--name", help="match folder name (default: the start time, yyyy.MM.dd.HH.mm.ss)")
-    parser.add_argument("--seed", type=int, help="seed of the missile ids (default 0)")
-    parser.add_argument("--order", help="command processing order A,B or B,A (default B,A, as official)")
+    parser.add_argument("--name", help="match folder name (default: the start time, yyyy.MM.dd.HH.mm.ss, made unique)")
+    parser.add_argument("--seed", type=int, help="the match seed (default 0)")
     parser.add_argument("--sandbox", action="store_true", help="run bots under bubblewrap (read-only system, "
                         "no network, own PID namespace)")
     parser.add_argument("--verbose", action="store_true",
                         help="print each round's engine errors (default: the runner config's verbose-mode)")
     parser.add_argument("--quiet", action="store_true", help="print only the result line")
+    name = _game_named_in(argv)
+    if name is not None and name in GAMES:
+        game = get_game(name)
+        group = parser.add_argument_group(f"{game.name} options")
+        add_game_options(group, game.options)  # type: ignore[arg-type]
+    else:  # no --game: the default game's options (an unknown --game is reported when the command runs)
+        add_game_options(parser.add_argument_group(f"{DEFAULT_GAME} options (other games: --game NAME --help)"),
+                         get_game(DEFAULT_GAME).options)  # type: ignore[arg-type]
 
 
 def _runner_config(args: argparse.Namespace) -> RunnerConfig:
@@ -60,18 +77,10 @@ def _runner_config(args: argparse.Namespace) -> RunnerConfig:
     return RunnerConfig()
 
 
-def _game_config(args: argparse.Namespace, runner_config: RunnerConfig) -> GameConfig:
-    path = args.game_config or runner_config.game_config_file_location
-    config = load_game_config(path) if path is not None else GameConfig()
-    if args.max_rounds is not None:
-        if args.max_rounds < 0:
-            raise UserError(f"--max-rounds must be >= 0, got {args.max_rounds}")
-        config = attrs.evolve(config, max_rounds=args.max_rounds)
-    return config
-
-
-def _limits(args: argparse.Namespace, runner_config: RunnerConfig) -> Limits:
+def _limits(args: argparse.Namespace, runner_config: RunnerConfig, game: Game) -> Limits:
     timeout_ms = args.timeout_ms if args.timeout_ms is not None else runner_config.max_runtime_ms
+    if args.timeout_ms is None and runner_config.source is None:
+        timeout_ms = game.timeout_ms  # no runner config: the game's own default
     if timeout_ms <= 0:
         raise UserError(f"the bot time limit must be positive, got {timeout_ms} ms")
     limits = runner_config.limits
@@ -89,38 +98,65 @@ def _limits(args: argparse.Namespace, runner_config: RunnerConfig) -> Limits:
     )
 
 
-def _players(args: argparse.Namespace, runner_config: RunnerConfig) -> tuple[Player, Player]:
-    if len(args.players) not in (0, 2):
-        raise UserError(f"give two players (bot folders or 'console'), got {len(args.players)}")
+def _players(args: argparse.Namespace, runner_config: RunnerConfig, game: Game) -> tuple[Player, ...]:
     folders = list(args.players) or [runner_config.player_a, runner_config.player_b]
+    counts = game.player_counts
+    if len(folders) not in counts:
+        wanted = _NUMBERS.get(counts[0], str(counts[0])) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+        raise UserError(f"give {wanted} players (bot folders or 'console') for {game.name}, got {len(args.players)}")
     if None in folders:
         raise UserError("no players given and the runner config names none; try "
                         "`td-runner match starter-bots/python3 starter-bots/reference`")
     players = []
-    for seat, folder in zip("AB", folders):
+    for seat, folder in zip(game.seats(len(folders)), folders):
         if str(folder) == CONSOLE_PLAYER:
+            if game.console_prompt is None:
+                raise UserError(f"{game.name} has no console players; give a bot folder for seat {seat}")
             players.append(Player(seat, f"{seat} - Console", None))
             continue
         bot = load_bot(Path(folder), runner_config.languages or None)
+        if bot.persistent and BotMode.PERSISTENT not in game.bot_modes:
+            raise UserError(f"{bot.player_dir / 'bot.json'}: persistent is true, but {game.name} bots run once per turn")
         players.append(Player(seat, f"{seat} - {bot.nick_name}", bot))
-    return players[0], players[1]
+    return tuple(players)
 
 
 def _match_folder(args: argparse.Namespace, runner_config: RunnerConfig) -> Path:
-    parent = args.output or runner_config.round_state_output_location
-    name = args.name or datetime.datetime.now().strftime("%Y.%m.%d.%H.%M.%S")
-    if Path(name).name != name or name in ("", ".", ".."):
-        raise UserError(f"--name must be a plain folder name, got {name!r}")
-    folder = Path(parent) / name
-    if folder.exists():
-        raise UserError(f"match folder {folder} already exists; pick another --name or remove it")
-    return folder
+    parent = Path(args.output or runner_config.round_state_output_location)
+    if args.name is not None:
+        name = args.name
+        if Path(name).name != name or name in ("", ".", ".."):
+            raise UserError(f"--name must be a plain folder name, got {name!r}")
+        folder = parent / name
+        if folder.exists():
+            raise UserError(f"match folder {folder} already exists; pick another --name or remove it")
+        return folder
+    return _unique_folder(parent, datetime.datetime.now().strftime("%Y.%m.%d.%H.%M.%S"))
 
 
-def _console_input(streams):
-    def ask(seat: str, console: str) -> str:
-        print(console, file=streams.out)
-        print(f"Player {seat}: {CONSOLE_PROMPT}", end="", file=streams.out, flush=True)
+def _unique_folder(parent: Path, stem: str) -> Path:
+    """`parent/stem`, or `stem-2`, `stem-3`, ...: claimed with mkdir, so matches started in the same second
+    (back to back, or at once in two processes) never share a folder."""
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{parent}: cannot create the match folder: {exc.strerror or exc}") from None
+    for number in range(1, 10_000):
+        folder = parent / (stem if number == 1 else f"{stem}-{number}")
+        try:
+            folder.mkdir()
+            return folder
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise UserError(f"{folder}: cannot create the match folder: {exc.strerror or exc}") from None
+    raise UserError(f"{parent}: too many match folders named {stem}*")
+
+
+def _console_input(streams, prompt: str):
+    def ask(seat: str, view: str) -> str:
+        print(view, file=streams.out)
+        print(f"Player {seat}: {prompt}", end="", file=streams.out, flush=True)
         line = sys.stdin.readline()
         if not line:
             raise EOFError
@@ -136,31 +172,50 @@ def run(args: argparse.Namespace, streams) -> int:
             f"{runner_config.source}: is-tournament-mode true is not supported (the official tournament mode "
             "calls bot servers over HTTP); set it to false to run the bots locally"
         )
-    game_config = _game_config(args, runner_config)
-    players = _players(args, runner_config)
-    limits = _limits(args, runner_config)
+    game = get_game(args.game or runner_config.game or DEFAULT_GAME)
+    fallback = {key: getattr(runner_config, key, None) for key in ("command_order",)}
+    options = chosen_options(args, game.options, fallback)
+    config_file = args.game_config or runner_config.game_config_file_location
+    game_config = game.configure(config_file, options)
+    players = _players(args, runner_config, game)
+    limits = _limits(args, runner_config, game)
     check_isolation(limits)  # e.g. --sandbox without bubblewrap: say so before round 0
+    if args.startup_ms is not None and args.startup_ms <= 0:
+        raise UserError(f"--startup-ms must be positive, got {args.startup_ms}")
     seed = args.seed if args.seed is not None else (runner_config.seed or 0)
-    try:
-        order = CommandOrder.parse(args.order) if args.order else runner_config.command_order
-    except ValueError as exc:
-        raise UserError(f"--order: {exc}") from None
     folder = _match_folder(args, runner_config)
+    config_json = game.config_json(game_config)
+    extra_files: dict[str, str | bytes] = {"game-config.json": json.dumps(config_json, indent=2) + "\n"}
+    extra_files.update(game.match_files(game_config, options))
     settings = MatchSettings(
         players=players,
         folder=folder,
         seed=seed,
         limits=limits,
-        extra_files={"game-config.json": json.dumps(game_config_to_json(game_config), indent=2) + "\n"},
+        options={key: value for key, value in options.items() if _is_json(value)},
+        game_config=config_json,
+        extra_files=extra_files,
+        **({"startup_ms": args.startup_ms} if args.startup_ms is not None else {}),
     )
-    session = TowerDefenceSession(game_config, seed=seed, command_order=order)
+    session = game.new_session(game_config, tuple(p.seat for p in players), seed, options)
     verbose = args.verbose or runner_config.verbose_mode
-    display = MatchDisplay(streams.out, players, game_config.max_rounds, quiet=args.quiet, verbose=verbose)
+    display = MatchDisplay(streams.out, players, session.turn_limit, quiet=args.quiet, verbose=verbose,
+                           end_reasons=dict(game.end_reasons))
+    console = _console_input(streams, game.console_prompt or "")
     with display:
-        summary: MatchSummary = MatchRunner(session, settings, display, _console_input(streams)).run()
+        summary: MatchSummary = MatchRunner(game, session, settings, display, console).run()
     display.show_result(summary)
+    for player in summary.failing_players:
+        tally = summary.tallies[player.seat]
+        last = tally.events[-1]["event"] if tally.events else "no answer"
+        print(f"warning: {player.name} never answered in {tally.turns} turns (last: {last}); "
+              f"see {player.seat}'s bot output in {folder}", file=streams.err)
     if summary.interrupted:
         print(f"interrupted: the log of the {summary.rounds} rounds played is in {folder}", file=streams.err)
         return ExitCode.INTERRUPTED
     return ExitCode.OK
+
+
+def _is_json(value: object) -> bool:
+    return isinstance(value, (str, int, float, bool, type(None)))
 

@@ -10,21 +10,28 @@ import argparse
 from pathlib import Path
 
 from runner.errors import ExitCode
+from runner.games import get_game
+from runner.games.interface import FileReport
 from runner.schemas import MAX_PROBLEMS
-from runner.validate import KINDS, FileReport, validate_path
+from runner.validate import kinds, validate_path
 
-HELP = "check bot.json, game configs, runner configs, states, match.json or whole match logs against schema/"
+HELP = "check bot.json, runner configs, match.json, each game's configs, states and maps, or whole match logs"
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
                         help="a file, a match-log folder (every file in it) or a bot folder (its bot.json)")
-    parser.add_argument("--kind", choices=KINDS,
+    parser.add_argument("--kind", choices=kinds(),
                         help="check every PATH as this kind of file instead of detecting it from its name/content")
+    parser.add_argument("--game", help="the game whose files these are (default: detected)")
+    parser.add_argument("--lenient", action="store_true", help="maps: accept what the lenient reader accepts")
 
 
 def run(args: argparse.Namespace, streams) -> int:
-    reports = [report for path in args.paths for report in validate_path(path, args.kind)]
+    options = {"game": args.game, "lenient": args.lenient}
+    if args.game is not None:
+        get_game(args.game)  # an unknown name is a usage error, before any file is read
+    reports = [report for path in args.paths for report in validate_path(path, args.kind, options)]
     for report in reports:
         _print_report(report, streams)
     unreadable = sum(report.unreadable is not None for report in reports)

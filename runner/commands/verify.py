@@ -1,47 +1,38 @@
-"""`td-runner verify MATCH_DIR`: does our engine reproduce this match log, file by file?"""
+"""`td-runner verify LOG`: does our engine reproduce this match log, turn by turn, file by file?
+
+The log's game (match.json's `game`, or the game that recognises the folder) replays it; each game words
+its own report. Options some games take (Tower Defence's `--order`) are listed here for all.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
+from pathlib import Path
 
-from runner.engine.state import CommandOrder
-from runner.errors import ExitCode, UserError
-from runner.matchlog.layout import log_game_config, open_match_log
-from runner.matchlog.verify import verify_log
+from runner.commands.options import add_game_options, chosen_options
+from runner.errors import ExitCode
+from runner.games import all_games, game_of_log
 
-HELP = "replay a match log's commands through the engine and compare every round's files"
+HELP = "replay a match log's commands through the rules and compare every turn's files"
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("match_dir", metavar="MATCH_DIR", help="match folder in the official layout")
-    parser.add_argument(
-        "--order",
-        default="auto",
-        help="command processing order: auto (driver-notes.json, else detected), A,B or B,A",
-    )
+
+def _verify_options():
+    return [option for game in all_games() for option in game.verify_options]
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    parser.add_argument("match_dir", metavar="LOG", help="match log folder (or a game's reference trace file)")
+    add_game_options(parser, _verify_options())
     parser.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
 
 
 def run(args: argparse.Namespace, streams) -> int:
-    order = None
-    if args.order != "auto":
-        try:
-            order = CommandOrder.parse(args.order)
-        except ValueError as exc:
-            raise UserError(f"--order: {exc}") from None
-    log = open_match_log(args.match_dir)
-    config, config_path = log_game_config(log)
-    report = verify_log(log, config, order, workers=os.cpu_count() or 1)
-    out = streams.out
-    source = config_path.name if config_path else "default game config"
-    print(f"{log.path}: {report.rounds} rounds compared ({source}, command order {report.order})", file=out)
-    if report.first_divergence is not None:
-        print(f"first difference: {report.first_divergence.describe()}", file=out)
-    elif report.note:
-        print(f"rounds identical: {report.identical}/{report.rounds}; result not compared: {report.note}", file=out)
-    else:
-        print(f"identical: all {report.identical} rounds and endGameState.txt", file=out)
+    path = Path(args.match_dir)
+    game = game_of_log(path)
+    check = game.verify(path, chosen_options(args, game.verify_options))
+    for line in check.lines:
+        print(line, file=streams.out)
     if args.json:
-        print(json.dumps(report.to_json()), file=out)
-    return ExitCode.OK if report.ok else ExitCode.DIFFERENT
+        print(json.dumps(dict(check.data)), file=streams.out)
+    return ExitCode.OK if check.same else ExitCode.DIFFERENT

@@ -1,60 +1,57 @@
-"""The narrow interface between the match loop and a game, and the table of games.
+"""The table of games: name -> the package that implements it. The only module that names game packages.
 
-The match loop knows a game only through `GameSession` (one match in progress). Tower Defence is the
-first implementation; another game of the family plugs in by adding a session class and a GAMES entry.
+The core asks here for a `Game` (runner/games/interface.py) and never imports a game package itself; a test
+(tests/games/test_boundaries.py) holds that line. A game's package is imported only when it is asked for, so
+`td-runner verify` on a Tower Defence log does not pay for loading the other games.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import difflib
+import importlib
+import json
+from pathlib import Path
 
-import attrs
+from runner.errors import UserError
+from runner.games.interface import Game
 
+#: Game name -> module defining `GAME`; the first is the default of `td-runner match`.
+GAMES: dict[str, str] = {
+    "tower-defence": "runner.games.tower_defence",
+}
 
-@attrs.frozen
-class Outcome:
-    """How a finished match ended: `winner` is a seat or None (tie); `reason` a short machine-readable word."""
-
-    reason: str
-    winner: str | None
-
-
-@attrs.frozen
-class RoundReport:
-    """What one processed round produced: the engine's error strings and which seats they concern."""
-
-    errors: tuple[str, ...]
-    rejected: frozenset[str]  # seats whose command was invalid (parse error or rejected by the rules)
+DEFAULT_GAME = "tower-defence"
 
 
-class GameSession(Protocol):
-    """One match in progress, advanced round by round by the match loop."""
+def get_game(name: str) -> Game:
+    """The game called `name`; UserError naming the known games (and a close match) otherwise."""
+    module = GAMES.get(name)
+    if module is None:
+        close = difflib.get_close_matches(name, list(GAMES), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise UserError(f"unknown game {name!r}{hint}; the games are: {', '.join(GAMES)}")
+    return importlib.import_module(module).GAME
 
-    seats: tuple[str, ...]
-    #: Bot-folder file name -> its name in the match log (e.g. state.json -> JsonMap.json).
-    log_file_names: dict[str, str]
 
-    @property
-    def round(self) -> int:
-        """The round the current state is for (rendered files carry this number)."""
+def all_games() -> list[Game]:
+    """Every game, in table order."""
+    return [get_game(name) for name in GAMES]
 
-    def player_files(self) -> dict[str, dict[str, str]]:
-        """Files to hand each seat's bot this round: seat -> {file name: text}."""
 
-    def console_view(self) -> str:
-        """The spectator's view of the current state (Console.txt; also shown to console players)."""
-
-    def play_round(self, commands: dict[str, str]) -> RoundReport:
-        """Apply each seat's raw command line and advance one round. Never raises on any command text."""
-
-    def outcome(self) -> Outcome | None:
-        """The result once the match is over, else None."""
-
-    def standings(self) -> dict[str, dict[str, int]]:
-        """Per seat numbers for summaries (e.g. score, health, energy)."""
-
-    def end_of_game_text(self, names: dict[str, str]) -> str:
-        """The official end-of-game file's text (endGameState.txt)."""
-
-    def config_json(self) -> dict[str, Any]:
-        """The game config as JSON (recorded in match.json and next to the log)."""
+def game_of_log(path: Path) -> Game:
+    """The game a match log belongs to: match.json's `game`, else the game that recognises the folder
+    (an official Tower Defence log has no match.json). When nothing recognises it, the default game, whose
+    tools then say precisely why it is not a log."""
+    path = Path(path)
+    summary = path / "match.json"
+    if summary.is_file():
+        try:
+            data = json.loads(summary.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UserError(f"{summary}: not valid JSON: {exc}") from None
+        name = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
+        return get_game(name)
+    for game in all_games():  # a game may also accept a single file (a reference trace)
+        if game.is_log(path):
+            return game
+    return get_game(DEFAULT_GAME)

@@ -133,6 +133,7 @@ class Session(Protocol):
     """One match in progress, advanced turn by turn by the match loop. Pure: no files, processes or clock."""
 
     seats: tuple[str, ...]
+    turn_limit: int | None  # the last turn the match can reach (the progress bar's end); None: unknown
 
     @property
     def turn(self) -> int:
@@ -190,6 +191,21 @@ class JsonlLog:
 
 
 @attrs.frozen
+class FileReport:
+    """The verdict of `td-runner validate` on one file: its problems (each printed as `path: problem`), or
+    why it could not be checked at all (`unreadable`)."""
+
+    path: Path
+    kind: str | None
+    problems: tuple[Any, ...] = ()
+    unreadable: str | None = None
+
+    @property
+    def is_valid(self) -> bool:
+        return self.unreadable is None and not self.problems
+
+
+@attrs.frozen
 class Check:
     """The verdict of `verify` or `diff`: `same` is the answer, `lines` say it to the user, `data` for --json."""
 
@@ -210,7 +226,11 @@ class Game(Protocol):
     answer_file: AnswerFile
     timeout_ms: int  # default wall-clock limit per turn (persistent: per answer)
     log: FolderLog | JsonlLog
-    options: tuple[Option, ...]
+    options: tuple[Option, ...]  # `td-runner match` options
+    verify_options: tuple[Option, ...]  # `td-runner verify` options
+    file_kinds: tuple[str, ...]  # kinds of file `validate` knows (`validate --kind`), e.g. ("map",)
+    end_reasons: Mapping[str, str]  # end_reason -> words for the result line
+    console_prompt: str | None  # the prompt of a human player at the terminal; None: no console players
 
     def seats(self, player_count: int) -> tuple[str, ...]:
         """The seat names for this many players (`A`, `B`; `A`..`F`; `defender`, `invader`)."""
@@ -220,6 +240,10 @@ class Game(Protocol):
 
     def config_json(self, config: Any) -> dict[str, Any]:
         """The config as JSON, written as `game-config.json` next to the log and into match.json."""
+
+    def config_problems(self, data: Any) -> list[Any]:
+        """What is wrong with a config given as JSON data (match.json's `game_config`): objects with
+        `where` (a JSON path) and `message`, like runner.schemas.Problem; [] when it is valid."""
 
     def new_session(self, config: Any, seats: Sequence[str], seed: int, options: Mapping[str, Any]) -> Session:
         """A new match. `seed` is the only source of randomness."""
@@ -240,8 +264,9 @@ class Game(Protocol):
     def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
         """Compare two logs of this game turn by turn."""
 
-    def validate(self, path: Path, options: Mapping[str, Any]) -> Check | None:
-        """Check one file this game defines (a map, a config, a state); None when it is not such a file."""
+    def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
+        """Check a file this game defines (a map, a config, a state) or a whole log folder of this game;
+        `kind` one of `file_kinds` or None to detect. None when the path is not something this game knows."""
 
     def replay(self, path: Path) -> "Replay":
         """The turns of a log, ready to show in the terminal."""
@@ -251,6 +276,7 @@ class Replay(Protocol):
     """A log opened for the terminal replay: `turns` lists the turn numbers it holds."""
 
     turns: tuple[int, ...]
+    seats: tuple[str, ...]
 
     def render(self, turn: int, seat: str | None = None) -> list[Any]:
         """The lines (str or rich Text) that show one turn; with `seat`, that seat's bot output too."""

@@ -1,4 +1,4 @@
-"""Write a match log in the official folder layout (spec 7.4), every file atomically."""
+"""Write a match log: turn folders (one sub-folder per seat) or one `log.jsonl`, every file atomically."""
 
 from __future__ import annotations
 
@@ -9,30 +9,38 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from runner.errors import UserError
-from runner.matchlog.layout import END_GAME_STATE, round_dir_name
 
 
 class LogWriteError(UserError):
     """The match folder cannot be written (no such parent, not a folder, no permission, disk full)."""
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write UTF-8 text with exactly the given line ends; readers never see a half-written file."""
+def write_atomically(path: Path, content: str | bytes) -> None:
+    """Write UTF-8 text (exact line ends) or bytes; readers never see a half-written file."""
     temporary = path.with_name(f".{path.name}.tmp")
     try:
-        with open(temporary, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        if isinstance(content, bytes):
+            temporary.write_bytes(content)
+        else:
+            with open(temporary, "w", encoding="utf-8", newline="") as handle:
+                handle.write(content)
         os.replace(temporary, path)
     except OSError as exc:
         raise LogWriteError(f"{path}: cannot write the match log: {exc.strerror or exc}") from None
 
 
-class MatchLogWriter:
-    """Creates `<folder>/Round NNN/<player name>/...` as rounds are played.
+def _write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)  # names such as Console/BotOutput.txt
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
 
-    A round is written into a hidden `.Round NNN.partial` folder and renamed into place in one step: readers
-    (and a log cut short by Ctrl-C) see a round whole or not at all, never one player's files without the
-    other's.
+
+class MatchLogWriter:
+    """Creates `<folder>/<turn folder>/<player name>/...` as turns are played, or appends to a log.jsonl.
+
+    A turn is written into a hidden `.<turn folder>.partial` folder and renamed into place in one step:
+    readers (and a log cut short by Ctrl-C) see a turn whole or not at all, never one player's files
+    without the other's.
     """
 
     def __init__(self, folder: Path, names: dict[str, str]) -> None:
@@ -48,30 +56,41 @@ class MatchLogWriter:
             raise LogWriteError(f"{folder}: cannot create the match folder: {exc.strerror or exc}") from None
 
     def write_round(
-        self, round_number: int, files: Mapping[str, Mapping[str, str]], end_of_game: str | None = None
+        self, turn_folder: str, files: Mapping[str, Mapping[str, str]], turn_files: Mapping[str, str] | None = None
     ) -> None:
-        """Write one round: `files` maps seat -> {log-relative name (JsonMap.json, Console/Console.txt, ...):
-        text}; `end_of_game` is endGameState.txt's text in the final round."""
-        final = self.folder / round_dir_name(round_number)
+        """Write one turn: `files` maps seat -> {log-relative name (JsonMap.json, Console/Console.txt, ...):
+        text}; `turn_files` are written in the turn folder itself (endGameState.txt, events.json)."""
+        final = self.folder / turn_folder
         partial = self.folder / f".{final.name}.partial"
         try:
             shutil.rmtree(partial, ignore_errors=True)  # left by an earlier interrupted run
+            partial.mkdir()
             for seat, player_files in files.items():
                 player_dir = partial / self.names[seat]
-                (player_dir / "Console").mkdir(parents=True)
+                player_dir.mkdir()
                 for name, text in player_files.items():
-                    with open(player_dir / name, "w", encoding="utf-8", newline="") as handle:
-                        handle.write(text)
-            if end_of_game is not None:
-                with open(partial / END_GAME_STATE, "w", encoding="utf-8", newline="") as handle:
-                    handle.write(end_of_game)
+                    _write_text(player_dir / name, text)
+            for name, text in (turn_files or {}).items():
+                _write_text(partial / name, text)
             os.rename(partial, final)
         except OSError as exc:
             shutil.rmtree(partial, ignore_errors=True)
             raise LogWriteError(f"{final}: cannot write the match log: {exc.strerror or exc}") from None
         except BaseException:
-            shutil.rmtree(partial, ignore_errors=True)  # Ctrl-C mid-round: the round was not played
+            shutil.rmtree(partial, ignore_errors=True)  # Ctrl-C mid-turn: the turn was not played
             raise
+
+    def append_line(self, name: str, line: str) -> None:
+        """Append one line to a log file (log.jsonl); a line is written whole, with one write call."""
+        path = self.folder / name
+        try:
+            with open(path, "a", encoding="utf-8", newline="") as handle:
+                handle.write(line)
+        except OSError as exc:
+            raise LogWriteError(f"{path}: cannot write the match log: {exc.strerror or exc}") from None
+
+    def write_file(self, name: str, content: str | bytes) -> None:
+        write_atomically(self.folder / name, content)
 
     def write_text(self, name: str, text: str) -> None:
         write_atomically(self.folder / name, text)

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from runner.cli import main
-from runner.commands.replay import CURTAIN, STYLE, render_map_row
+from runner.games.tower_defence.replay_view import CURTAIN, STYLE, render_map_row
 
 TRACE = "gr-g1-vs-r11"  # A - GreedyBot vs B - RandomBot, rounds 0..37
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from runner.config import BotLimits, RunnerConfig, load_runner_config
-from runner.engine.state import CommandOrder
 from runner.errors import UserError
 from tests.conftest import TRACE_NAMES
 
@@ -87,14 +86,14 @@ def test_every_key_with_extras(tmp_path: Path) -> None:
         seed=-7,
         limits=BotLimits(memory_mb=512, cpu_seconds=3, file_size_mb=10, open_files=64, output_kb=32),
         languages={"python3": ("python3", "-u", "{file}"), "zig": ("./{file}",)},
-        command_order=CommandOrder.A_FIRST,
+        command_order="A,B",  # Tower Defence reads it (its --order option)
     )
 
 
 def test_empty_config_gives_the_defaults(tmp_path: Path) -> None:
     path = _config_file(tmp_path, {})
     assert load_runner_config(path) == RunnerConfig(source=path)
-    assert RunnerConfig().command_order is CommandOrder.B_FIRST and RunnerConfig().max_runtime_ms == 2000
+    assert RunnerConfig().command_order is None and RunnerConfig().max_runtime_ms == 2000
 
 
 def test_relative_path_given_on_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -190,11 +190,12 @@ def test_attack(name: str, limits: Limits, tag: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", sorted(name for name, attack in ATTACKS.items() if not attack.sandbox_only))
 def test_attack_in_a_match(name: str, tag: str, tmp_path: Path) -> None:
     """A short match through the match loop: it completes, its log replays identically, nothing survives."""
-    from runner.engine.config import GameConfig
-    from runner.games.tower_defence import TowerDefenceSession
+    from runner.games.tower_defence.engine.config import GameConfig
+    from runner.games.tower_defence import GAME
+    from runner.games.tower_defence.session import TowerDefenceSession
     from runner.match import MatchRunner, MatchSettings, Player
-    from runner.matchlog.layout import open_match_log
-    from runner.matchlog.verify import verify_log
+    from runner.games.tower_defence.logs.layout import open_match_log
+    from runner.games.tower_defence.logs.verify import verify_log
 
     attacker = load_bot(copy_attack(name, tmp_path))
     idle_folder = write_bot_json(tmp_path / "bots" / "idle", botFileName="bot.py", botLanguage="python3")
@@ -207,7 +208,7 @@ def test_attack_in_a_match(name: str, tag: str, tmp_path: Path) -> None:
         # at least 1.5 s: the idle opponent must never time out, even on a busy machine
         limits=attrs.evolve(ATTACKS[name].limits, timeout_ms=max(1500, ATTACKS[name].limits.timeout_ms)),
     )
-    summary = MatchRunner(TowerDefenceSession(config, seed=7), settings).run()
+    summary = MatchRunner(GAME, TowerDefenceSession(config, seed=7), settings).run()
     marked, renamed = processes_with(f"HOSTILE_TAG={tag}"), processes_with(f"sleeper-{tag}")
     kill_all(marked + renamed)
 

@@ -257,10 +257,10 @@ def test_log_write_failure_mid_match_is_one_line_exit_2(tmp_path: Path, bots: Pa
 
     original = MatchLogWriter.write_round
 
-    def failing(self, round_number, files, end_of_game=None):
-        if round_number == 2:
+    def failing(self, turn_folder, files, turn_files=None):
+        if turn_folder == "Round 002":
             raise LogWriteError(f"{self.folder}/Round 002: cannot write the match log: No space left on device")
-        original(self, round_number, files, end_of_game)
+        original(self, turn_folder, files, turn_files)
 
     monkeypatch.setattr(MatchLogWriter, "write_round", failing)
     code, _, err, folder = play(tmp_path, bots / "idle", bots / "idle", "--max-rounds", "5")

@@ -1,4 +1,4 @@
-"""MatchLogWriter: a round appears whole or not at all; write failures are one-line user errors."""
+"""MatchLogWriter: a turn folder appears whole or not at all; write failures are one-line user errors."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.matchlog.layout import open_match_log
+from runner.games.tower_defence.logs.layout import open_match_log
 from runner.matchlog.writer import LogWriteError, MatchLogWriter
 
 NAMES = {"A": "A - Alpha", "B": "B - Beta"}
@@ -18,8 +18,8 @@ def files(text: str) -> dict[str, dict[str, str]]:
 
 def test_rounds_are_renamed_into_place(tmp_path: Path) -> None:
     writer = MatchLogWriter(tmp_path / "m", NAMES)
-    writer.write_round(0, files("{}"))
-    writer.write_round(1, files("{}"), end_of_game="The game ended in a tie\n\n")
+    writer.write_round("Round 000", files("{}"))
+    writer.write_round("Round 001", files("{}"), {"endGameState.txt": "The game ended in a tie\n\n"})
     log = open_match_log(tmp_path / "m")
     assert log.rounds == (0, 1) and log.end_game_state() == "The game ended in a tie\n\n"
     assert log.player_file(1, "B", "JsonMap.json") == "{}"
@@ -35,15 +35,24 @@ def test_interrupted_round_leaves_nothing(tmp_path: Path) -> None:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        writer.write_round(0, {"A": Boom()})
+        writer.write_round("Round 000", {"A": Boom()})
     assert list((tmp_path / "m").iterdir()) == []
 
 
 def test_existing_round_is_a_one_line_error(tmp_path: Path) -> None:
     writer = MatchLogWriter(tmp_path / "m", NAMES)
-    writer.write_round(0, files("{}"))
+    writer.write_round("Round 000", files("{}"))
     (tmp_path / "m" / "Round 001" / "A - Alpha").mkdir(parents=True)
     (tmp_path / "m" / "Round 001" / "A - Alpha" / "x").write_text("x")
     with pytest.raises(LogWriteError, match="Round 001: cannot write the match log"):
-        writer.write_round(1, files("{}"))
+        writer.write_round("Round 001", files("{}"))
     assert not list((tmp_path / "m").glob(".*"))
+
+
+def test_jsonl_lines_and_binary_side_files(tmp_path: Path) -> None:
+    writer = MatchLogWriter(tmp_path / "m", NAMES)
+    writer.append_line("log.jsonl", '{"turn":1}\n')
+    writer.append_line("log.jsonl", '{"turn":2}\n')
+    writer.write_file("map.map", b"[continents]\r\n\xff")
+    assert (tmp_path / "m" / "log.jsonl").read_text() == '{"turn":1}\n{"turn":2}\n'
+    assert (tmp_path / "m" / "map.map").read_bytes() == b"[continents]\r\n\xff"

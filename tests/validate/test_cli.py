@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from runner.cli import main
-from runner.config import game_config_to_json, game_config_to_properties
-from runner.engine.config import GameConfig
+from runner.games.tower_defence.config_file import game_config_to_json, game_config_to_properties
+from runner.games.tower_defence.engine.config import GameConfig
 from runner.schemas import MAX_PROBLEMS
 
 REPO = Path(__file__).resolve().parents[2]

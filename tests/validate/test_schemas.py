@@ -13,9 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from runner import fastschema, schemas
-from runner.config import game_config_to_json
-from runner.engine.config import GameConfig
-from runner.validate import STATE, check_json, check_state_board, validate_path
+from runner.games.tower_defence.config_file import game_config_to_json
+from runner.games.tower_defence.engine.config import GameConfig
+from runner.games.tower_defence.validate import STATE, check_json, check_state_board
+from runner.validate import validate_path
 
 OURS = ("game-config", "runner-config", "state", "match")
 EXAMPLE_STATE = Path(__file__).parent / "data" / "example-state.json"

@@ -1,0 +1,253 @@
+"""A bot that stays alive for the whole match: one request line on stdin per turn, answers on stdout.
+
+Starting a process costs 10-150 ms (a JVM far more), which is the whole turn budget of some games and most
+of a Tower Defence round. A persistent bot is started once, under the same limits and `--sandbox` as a
+per-turn bot; each turn the runner writes the turn's files (if the game has any), sends one line, and reads
+stdout lines until the game accepts one as this turn's answer (`Game.accept_line`), or the time is up.
+
+Time: the first answer may take `startup_ms` (interpreters and JVMs load), every later one `limits.timeout_ms`.
+A late answer is not waited for: the bot keeps running and, when the game's lines carry the turn number
+(Tower Defence's `C;<round>;<command>`), its stale answer is dropped next turn. A bot whose process ended
+(crash, end of output) fails every later turn without being restarted. stderr, and stdout lines that are
+not answers, are the turn's output (capped like a per-turn bot's). The whole process tree is killed in
+`close()`, on every path out of the match.
+
+Thread-safe in the way the match loop uses it: one thread per bot, `ask` and `close` never concurrently.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import time
+from collections.abc import Callable, Mapping
+
+from runner.bots import isolation
+from runner.bots.definition import BotDefinition
+from runner.bots.limits import Limits
+from runner.bots.outcome import TurnOutcome, TurnStatus, format_size
+from runner.bots.process import (
+    Capture,
+    describe_exit,
+    end_tree,
+    has_exited,
+    missing_program,
+    open_bot_dir,
+    write_turn_files,
+)
+
+#: Default wall-clock limit for the first answer (process start-up included).
+STARTUP_MS = 10_000
+_READ_CHUNK = 1 << 16
+_LINE_CAP = 1 << 20  # a longer stdout "line" is cut: no bot may grow the runner's memory without bound
+
+#: Game hook: a stdout line -> this turn's answer, or None to keep reading (`Game.accept_line`).
+AcceptLine = Callable[[str, int], "str | None"]
+
+
+class PersistentBot:
+    """One long-lived bot process; `ask` once per turn, `close` at the end."""
+
+    def __init__(self, bot: BotDefinition, limits: Limits, accept: AcceptLine, answer_name: str = "command.txt",
+                 startup_ms: int = STARTUP_MS) -> None:
+        self.bot = bot
+        self.limits = limits
+        self.accept = accept
+        self.answer_name = answer_name
+        self.startup_ms = startup_ms
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.plan: isolation.LaunchPlan | None = None
+        self.marker = os.urandom(8).hex()
+        self.pending = b""  # stdout bytes after the last complete line
+        self.answered = False  # the first answer (the start-up) has arrived
+        self.dead_reason: str | None = None  # set once the process is gone: every later turn fails with it
+        self.exit_code: int | None = None
+        self.info_read: int | None = None
+
+    # -- life cycle ----------------------------------------------------------------------------------------
+
+    def _start(self) -> str | None:
+        """Start the process; a reason when it cannot be started."""
+        missing = missing_program(self.bot)
+        if missing:
+            return missing
+        sandboxed = isolation.check_isolation(self.limits) is isolation.Isolation.SANDBOX
+        info_write = None
+        if sandboxed:
+            self.info_read, info_write = os.pipe()
+        # no CPU-time rlimit: it counts the whole match, not a turn; the wall clock bounds each answer
+        plan = isolation.plan_launch(self.limits.persistent(), str(self.bot.bot_dir), info_write)
+        self.plan = plan
+        try:
+            self.proc = subprocess.Popen(
+                [*plan.prefix, *self.bot.argv],
+                cwd=self.bot.bot_dir,
+                env=isolation.bot_environment(plan.isolation, self.marker),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                preexec_fn=plan.preexec,  # noqa: PLW1509  (only without prlimit; setrlimit calls only)
+                pass_fds=() if info_write is None else (info_write,),
+            )
+        except OSError as exc:
+            return f"failed to start {self.bot.argv[0]}: {exc.strerror or exc}"
+        finally:
+            if info_write is not None:
+                os.close(info_write)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            os.set_blocking(stream.fileno(), False)  # type: ignore[union-attr]
+        return None
+
+    def close(self) -> None:
+        """Kill the whole process tree (idempotent)."""
+        proc = self.proc
+        if proc is None or self.plan is None:
+            return
+        self.proc = None
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+        end_tree(proc, self.plan.isolation, timed_out=not has_exited(proc.pid))
+        if self.info_read is not None:
+            isolation.await_sandbox_gone(self.info_read, 2.0)
+            os.close(self.info_read)
+            self.info_read = None
+        if self.plan.isolation is isolation.Isolation.PROCESS_GROUP:
+            isolation.sweep_marked(self.marker)
+
+    # -- one turn -------------------------------------------------------------------------------------------
+
+    def ask(self, turn: int, files: Mapping[str, str], line: str) -> TurnOutcome:
+        """Write the turn's files, send `line`, wait for this turn's answer. Never raises for the bot's doing."""
+        events: list[str] = []
+        if files:
+            dir_fd = open_bot_dir(self.bot, events)
+            if dir_fd is None:
+                return TurnOutcome(TurnStatus.FAILED_TO_START, "", 0.0, "", None, tuple(events))
+            try:
+                write_turn_files(dir_fd, files, self.answer_name, events)
+            finally:
+                os.close(dir_fd)
+        if self.proc is None and self.dead_reason is None:
+            problem = self._start()
+            if problem:
+                self.dead_reason = problem
+                return TurnOutcome(TurnStatus.FAILED_TO_START, "", 0.0, "", None, (*events, problem))
+        if self.dead_reason is not None:
+            return TurnOutcome(TurnStatus.CRASH, "", 0.0, "", self.exit_code, (*events, self.dead_reason))
+        limit_ms = self.limits.timeout_ms if self.answered else max(self.startup_ms, self.limits.timeout_ms)
+        started = time.perf_counter()
+        output = Capture(self.limits.output_cap_bytes)
+        answer = self._send(line, output, events)
+        if answer is None and self.dead_reason is None:
+            answer = self._read_answer(turn, started + limit_ms / 1000, output)
+        seconds = time.perf_counter() - started
+        if output.dropped:
+            events.append(f"output truncated: {format_size(output.dropped)} dropped")
+        if answer is not None:
+            self.answered = True
+            return TurnOutcome(TurnStatus.OK, answer, seconds, output.text(), None, tuple(events))
+        if self.dead_reason is not None:
+            events.append(self.dead_reason)
+            return TurnOutcome(TurnStatus.CRASH, "", seconds, output.text(), self.exit_code, tuple(events))
+        what = "start-up and first answer" if not self.answered else "answer"
+        events.append(f"no {what} within {limit_ms} ms; the bot keeps running, a late answer is dropped")
+        return TurnOutcome(TurnStatus.TIMEOUT, "", seconds, output.text(), None, tuple(events))
+
+    def _send(self, line: str, output: Capture, events: list[str]) -> str | None:
+        """Write the request line; on a closed pipe the process has ended (None: go on reading)."""
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line.encode("utf-8") + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            self._collect_stderr(output)
+            self._mark_dead()
+        return None
+
+    def _read_answer(self, turn: int, deadline: float, output: Capture) -> str | None:
+        """Read stdout lines until one is accepted, the deadline passes, or the process ends."""
+        assert self.proc is not None
+        out = self.proc.stdout.fileno()  # type: ignore[union-attr]
+        err = self.proc.stderr.fileno()  # type: ignore[union-attr]
+        answer = self._take_lines(turn, output)  # lines that arrived after last turn's deadline
+        if answer is not None:
+            return answer
+        poller = select.poll()
+        poller.register(out, select.POLLIN)
+        poller.register(err, select.POLLIN)
+        while True:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                self._collect_stderr(output)
+                return None
+            for fd, _ in poller.poll(max(1, int(remaining * 1000 + 0.999))):
+                if fd == err:
+                    if not self._read_into(err, output):
+                        poller.unregister(err)
+                    continue
+                chunk = self._read(out)
+                if chunk is None:
+                    continue
+                if chunk == b"":
+                    self._collect_stderr(output)
+                    self._mark_dead()
+                    return None
+                self.pending += chunk
+                answer = self._take_lines(turn, output)
+                if answer is not None:
+                    self._collect_stderr(output)
+                    return answer
+
+    def _take_lines(self, turn: int, output: Capture) -> str | None:
+        """Consume complete stdout lines: the first the game accepts is the answer, the others are output."""
+        while b"\n" in self.pending:
+            raw, self.pending = self.pending.split(b"\n", 1)
+            text = raw.decode("utf-8", errors="replace").removesuffix("\r")
+            answer = self.accept(text, turn)
+            if answer is not None:
+                return answer
+            output.kept += raw[: max(0, output.cap - len(output.kept))] + b"\n"
+        if len(self.pending) > _LINE_CAP:
+            output.dropped += len(self.pending)
+            self.pending = b""
+        return None
+
+    @staticmethod
+    def _read(fd: int) -> bytes | None:
+        try:
+            return os.read(fd, _READ_CHUNK)
+        except BlockingIOError:
+            return None
+        except OSError:
+            return b""
+
+    def _read_into(self, fd: int, output: Capture) -> bool:
+        """Read what stderr holds now into the output; False at its end."""
+        output.closed = False
+        output.read(fd)
+        return not output.closed
+
+    def _collect_stderr(self, output: Capture) -> None:
+        if self.proc is not None and self.proc.stderr is not None:
+            try:
+                self._read_into(self.proc.stderr.fileno(), output)
+            except (OSError, ValueError):
+                pass
+
+    def _mark_dead(self) -> None:
+        """The process closed its output or its input: wait briefly for its exit status, then say why."""
+        assert self.proc is not None
+        try:
+            code = self.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            self.dead_reason = "closed its output and stopped answering"
+            return
+        assert self.plan is not None
+        self.exit_code = isolation.bot_exit_code(self.plan.isolation, code, Capture(0))
+        detail = "exited normally" if self.exit_code == 0 else describe_exit(self.exit_code)
+        self.dead_reason = f"the bot process ended ({detail}); it is not restarted"

@@ -1,0 +1,132 @@
+"""Read a match log in the official folder layout (spec 7.4); the writer lives in matchlog/writer.py."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import attrs
+
+from runner.errors import UserError
+
+if TYPE_CHECKING:
+    from runner.games.tower_defence.engine.config import GameConfig
+
+ROUND_DIR = re.compile(r"Round (\d{3,})")
+PLAYER_DIR = re.compile(r"([AB]) - .*")
+
+#: File names inside one player's round folder, relative to it.
+JSON_MAP = "JsonMap.json"
+TEXT_MAP = "TextMap.txt"
+PLAYER_COMMAND = "PlayerCommand.txt"
+CONSOLE = "Console/Console.txt"
+BOT_OUTPUT = "Console/BotOutput.txt"
+PLAYER_FILES = (JSON_MAP, TEXT_MAP, PLAYER_COMMAND, CONSOLE, BOT_OUTPUT)
+END_GAME_STATE = "endGameState.txt"
+
+
+class NotAMatchLog(UserError):
+    """The folder is not a match log in the official layout."""
+
+
+def round_dir_name(round_number: int) -> str:
+    return f"Round {round_number:03d}"
+
+
+def read_text(path: Path | str) -> str | None:
+    """Read a log file exactly (UTF-8, no newline translation); None when it does not exist."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read: {exc}") from None
+
+
+@attrs.frozen
+class MatchLog:
+    """A match folder: its round numbers and the folder name of each seat ("A - Nick", "B - Nick")."""
+
+    path: Path
+    rounds: tuple[int, ...]
+    player_dirs: dict[str, str]
+
+    @property
+    def final_round(self) -> int:
+        return self.rounds[-1]
+
+    def player_file(self, round_number: int, seat: str, name: str) -> str | None:
+        """The text of one player's file in one round (None when missing)."""
+        # plain string paths: pathlib's joins cost more than the read on 400-round logs
+        return read_text(f"{self.path}/{round_dir_name(round_number)}/{self.player_dirs[seat]}/{name}")
+
+    def end_game_state(self) -> str | None:
+        return read_text(self.path / round_dir_name(self.final_round) / END_GAME_STATE)
+
+    def commands(self) -> list[dict[str, str]]:
+        """Each played round's recorded commands by seat (the final round, where no bot ran, excluded)."""
+        played = self.rounds[:-1] if self.end_game_state() is not None else self.rounds
+        result = []
+        for number in played:
+            result.append({seat: self.player_file(number, seat, PLAYER_COMMAND) or "" for seat in self.player_dirs})
+        return result
+
+    def side_file(self, name: str) -> Path | None:
+        path = self.path / name
+        return path if path.is_file() else None
+
+    def driver_notes(self) -> dict | None:
+        """The conformance traces' side file (command processing order, official GameResult)."""
+        path = self.side_file("driver-notes.json")
+        if path is None:
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UserError(f"{path}: not valid JSON: {exc}") from None
+
+
+#: Game config files looked for in a match folder, in this order (ours first, then the official name).
+LOG_CONFIG_NAMES = ("game-config.json", "game-config.properties")
+
+
+def log_game_config(log: MatchLog) -> tuple["GameConfig", Path | None]:
+    """The game config stored in the log folder and its path, or the official defaults and None."""
+    from runner.games.tower_defence.config_file import load_game_config  # imported late: it pulls in jsonschema
+    from runner.games.tower_defence.engine.config import GameConfig
+
+    for name in LOG_CONFIG_NAMES:
+        path = log.side_file(name)
+        if path is not None:
+            return load_game_config(path), path
+    return GameConfig(), None
+
+
+def open_match_log(path: Path | str) -> MatchLog:
+    """Index a match folder; raise NotAMatchLog saying why when it is not one."""
+    path = Path(path)
+    if not path.exists():
+        raise NotAMatchLog(f"{path}: no such folder")
+    if not path.is_dir():
+        raise NotAMatchLog(f"{path}: not a folder (a match log is a folder of 'Round NNN' folders)")
+    rounds = []
+    for child in path.iterdir():
+        match = ROUND_DIR.fullmatch(child.name)
+        if match and child.is_dir():
+            rounds.append(int(match.group(1)))
+    if not rounds:
+        raise NotAMatchLog(f"{path}: not a match log: no 'Round NNN' folders")
+    rounds.sort()
+    if rounds[0] != 0:
+        raise NotAMatchLog(f"{path}: not a complete match log: the first round folder is Round {rounds[0]:03d}")
+    player_dirs: dict[str, str] = {}
+    for child in sorted((path / round_dir_name(0)).iterdir()):
+        match = PLAYER_DIR.fullmatch(child.name)
+        if match and child.is_dir():
+            player_dirs.setdefault(match.group(1), child.name)
+    if set(player_dirs) != {"A", "B"}:
+        raise NotAMatchLog(f"{path / round_dir_name(0)}: expected folders 'A - <name>' and 'B - <name>'")
+    return MatchLog(path, tuple(rounds), player_dirs)

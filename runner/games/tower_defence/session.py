@@ -1,0 +1,87 @@
+"""One Tower Defence match behind the `Session` interface: the pure engine plus its renderers, nothing else."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from runner.games.interface import Answer, Outcome, TurnInput, TurnReport
+from runner.games.tower_defence.engine.config import GameConfig
+from runner.games.tower_defence.engine.game import GameResult, check_game_over, play_round
+from runner.games.tower_defence.engine.state import PLAYERS, CommandOrder, GameState
+from runner.games.tower_defence.protocol import Renderers
+from runner.games.tower_defence.protocol.end_game import render_end_game_state
+
+STATE_FILE = "state.json"
+TEXT_MAP_FILE = "textMap.txt"
+
+
+def outcome_of(result: GameResult) -> Outcome:
+    """The engine's result as the interface's Outcome (a tie ranks both seats together)."""
+    if result.winner is None:
+        return Outcome(result.reason.value, (PLAYERS,))
+    loser = next(seat for seat in PLAYERS if seat != result.winner)
+    return Outcome(result.reason.value, ((result.winner,), (loser,)))
+
+
+class TowerDefenceSession:
+    """One Tower Defence match: the engine state, advanced one round per `play_turn`."""
+
+    seats = PLAYERS
+
+    def __init__(
+        self, config: GameConfig, seed: int = 0, command_order: CommandOrder = CommandOrder.B_FIRST
+    ) -> None:
+        self.state = GameState.new(config, seed=seed, command_order=command_order)
+        self.renderers = Renderers(config)
+        self.turn_limit = config.max_rounds
+
+    @property
+    def turn(self) -> int:
+        return self.state.round
+
+    def active_seats(self) -> tuple[str, ...]:
+        return PLAYERS
+
+    def inputs(self) -> dict[str, TurnInput]:
+        # spec 8.4 + td-runner's persistent extension: files first, then the round number on stdin
+        line = str(self.state.round)
+        return {
+            seat: TurnInput({STATE_FILE: state_json, TEXT_MAP_FILE: text_map}, line)
+            for seat, (state_json, text_map) in self.renderers.player_files(self.state).items()
+        }
+
+    def play_turn(self, answers: Mapping[str, Answer]) -> TurnReport:
+        # a fault is simply no command (spec 8.4: a bot that timed out or crashed does nothing)
+        play_round(self.state, {seat: answer.text for seat, answer in answers.items()})
+        errors = tuple(self.state.errors)
+        # every engine error is stored as "Player <seat>: ..." (spec 4.2)
+        rejected = {
+            seat: found
+            for seat in PLAYERS
+            if (found := tuple(e for e in errors if e.startswith(f"Player {seat}: ")))
+        }
+        return TurnReport(errors, rejected)
+
+    def outcome(self) -> Outcome | None:
+        result = check_game_over(self.state)
+        return None if result is None else outcome_of(result)
+
+    def standings(self) -> dict[str, dict[str, int | float]]:
+        return {
+            seat: {"score": p.score, "health": p.health, "energy": p.energy}
+            for seat, p in self.state.players.items()
+        }
+
+    def text_view(self) -> str:
+        return self.renderers.console(self.state)
+
+    def final_files(self, names: Mapping[str, str]) -> dict[str, str]:
+        result = check_game_over(self.state)
+        if result is None:
+            raise ValueError("the game is not over")
+        return {"endGameState.txt": render_end_game_state(self.state, result, dict(names))}
+
+    def snapshot(self) -> dict[str, Any]:
+        return json.loads(self.renderers.state_json(self.state, "A"))
