@@ -119,7 +119,10 @@ class WarzoneSession:
     def outcome(self) -> Outcome | None:
         if not self.state.is_over:
             return None
-        return Outcome(reason=self.state.end_reason or "", ranking=rank_seats(self.state), details=self._details)
+        # spec 2.9: a turn-limit end has no winner even when the ranking has one seat on top; Outcome.winner
+        # reads the ranking, so `draw` says it explicitly
+        return Outcome(reason=self.state.end_reason or "", ranking=rank_seats(self.state),
+                       details={**self._details, "draw": self.state.winner is None})
 
     def standings(self) -> dict[str, dict[str, int | float]]:
         """Territories, armies on the board, pool and hand size per seat (and the turn it went out)."""

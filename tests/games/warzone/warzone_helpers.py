@@ -90,3 +90,73 @@ def results(turn: TurnResult, seat: str | None = None) -> list[str]:
 
 def codes(turn: TurnResult, seat: str) -> list[str]:
     return [r.code for r in turn.rejected[seat]]
+
+
+STARTER = Path(__file__).resolve().parents[3] / "starter-bots" / "warzone" / "python3" / "bot.py"
+
+
+def starter_orders():
+    """The Python starter bot's `choose_orders`, imported from its file."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("warzone_starter_bot", STARTER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.choose_orders
+
+
+def run_match(game, config, seats, seed, bots, names=None):
+    """Play a whole match the way the core does (no processes): returns the session and each turn's data."""
+    import json as _json
+
+    from runner.games.interface import Answer
+
+    session = game.new_session(config, seats, seed, {})
+    turns = []
+    while session.outcome() is None:
+        inputs = session.inputs()
+        answers = {seat: Answer("\n".join(bots[seat](_json.loads(inputs[seat].files["state.json"]))))
+                   for seat in session.active_seats()}
+        report = session.play_turn(answers)
+        turns.append((session.turn - 1, inputs, answers, report))
+    return session, turns
+
+
+def write_log(folder: Path, game, config, seats, seed, bots, names=None) -> Path:
+    """A FolderLog-layout log of a whole match, as the core writes it (spec 4.7)."""
+    import json as _json
+
+    names = names or {seat: f"Bot{seat}" for seat in seats}
+    session, turns = run_match(game, config, seats, seed, bots)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game-config.json").write_text(_json.dumps(game.config_json(config)))
+    for name, data in game.match_files(config, {}).items():
+        (folder / name).write_bytes(data)
+    layout = game.log
+    for turn, inputs, answers, report in turns:
+        turn_dir = folder / layout.turn_folder.format(turn=turn)
+        for seat, turn_input in inputs.items():
+            seat_dir = turn_dir / f"{seat} - {names[seat]}"
+            seat_dir.mkdir(parents=True)
+            for name, text in turn_input.files.items():
+                (seat_dir / layout.file_names.get(name, name)).write_text(text, encoding="utf-8")
+            (seat_dir / layout.answer).write_text(answers[seat].text, encoding="utf-8")
+            (seat_dir / layout.output).write_text("")
+        for name, text in report.log_files.items():
+            (turn_dir / name).write_text(text, encoding="utf-8")
+    final_dir = folder / layout.turn_folder.format(turn=session.turn)
+    for seat, turn_input in session.inputs().items():
+        seat_dir = final_dir / f"{seat} - {names[seat]}"
+        seat_dir.mkdir(parents=True)
+        for name, text in turn_input.files.items():
+            (seat_dir / layout.file_names.get(name, name)).write_text(text, encoding="utf-8")
+    final_dir.mkdir(parents=True, exist_ok=True)
+    for name, text in session.final_files(names).items():
+        (final_dir / name).write_text(text, encoding="utf-8")
+    outcome = session.outcome()
+    match = {"game": game.name, "seed": seed, "options": {}, "game_config": game.config_json(config),
+             "players": [{"seat": seat, "name": names[seat], **session.standings()[seat]} for seat in seats],
+             "ranking": [list(group) for group in outcome.ranking], "winner": outcome.winner,
+             "end_reason": outcome.reason, "turns": len(turns), "wall_seconds": 0.5, **outcome.details}
+    (folder / "match.json").write_text(_json.dumps(match))
+    return folder

@@ -1,0 +1,88 @@
+"""Warzone as the core sees it: the static facts and entry points of `runner.games.interface.Game`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from runner.errors import UserError
+from runner.games.interface import (
+    AnswerFile, AnswerLines, BotMode, Check, FolderLog, KiB, Option,
+)
+from runner.games.warzone import logs
+from runner.games.warzone.loading import LoadedConfig, load_config
+from runner.games.warzone.protocol.config import render_config
+from runner.games.warzone.rules.setup import check_setup
+from runner.games.warzone.session import WarzoneSession
+
+SEAT_NAMES = "ABCDEF"
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
+
+
+class WarzoneGame:
+    """COMP 345 Warzone on Domination/Conquest maps, 2-6 per-turn bots writing orders.txt (spec warzone.md)."""
+
+    name = "warzone"
+    title = "Warzone"
+    summary = "Risk-like Warzone (COMP 345) on .map files: 2-6 bots, deploy/advance/cards, 60/70 battles"
+    player_counts = (2, 3, 4, 5, 6)
+    bot_modes = frozenset({BotMode.PER_TURN})
+    default_mode = BotMode.PER_TURN
+    answer_file = AnswerFile(name="orders.txt", cap_bytes=64 * KiB, lines=AnswerLines.ALL)
+    timeout_ms = 2000
+    log = FolderLog(turn_folder="Turn {turn:03d}", answer="orders.txt", output="BotOutput.txt")
+    options = (
+        Option("--map", "map", "the .map file to play on (Domination or Conquest dialect); required",
+               metavar="FILE"),
+        Option("--max-turns", "max_turns", "turn limit, 0 for none (default 100)", type=_positive_int, metavar="N"),
+        Option("--map-validation", "map_validation", "how map problems are treated (default strict)",
+               choices=("strict", "lenient")),
+    )
+
+    def seats(self, player_count: int) -> tuple[str, ...]:
+        if player_count not in self.player_counts:
+            raise UserError(f"warzone needs 2 to 6 bots, not {player_count}")
+        return tuple(SEAT_NAMES[:player_count])
+
+    def configure(self, config_file: Path | None, options: Mapping[str, Any]) -> LoadedConfig:
+        return load_config(config_file, options)
+
+    def config_json(self, config: LoadedConfig) -> dict[str, Any]:
+        return render_config(config.config)
+
+    def new_session(self, config: LoadedConfig, seats: Sequence[str], seed: int,
+                    options: Mapping[str, Any]) -> WarzoneSession:
+        """A match; `options["names"]` (seat -> name), when the core passes it, is shown to bots."""
+        if reason := check_setup(config.warmap, seats):
+            raise UserError(reason)
+        names = options.get("names") if isinstance(options.get("names"), Mapping) else None
+        return WarzoneSession(config.warmap, config.config.rules, seats, seed, names=names,
+                              details={"map_sha256": config.map_sha256, "map_name": config.warmap.name})
+
+    def match_files(self, config: LoadedConfig, options: Mapping[str, Any]) -> dict[str, bytes]:
+        return {logs.MAP_FILE: config.map_bytes}
+
+    def accept_line(self, line: str, turn: int) -> str | None:
+        return None  # per-turn bots only
+
+    def is_log(self, path: Path) -> bool:
+        return logs.is_log(path)
+
+    def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
+        return logs.verify(path)
+
+    def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
+        return logs.diff(path_a, path_b, strict=bool(options.get("strict")))
+
+    def validate(self, path: Path, options: Mapping[str, Any]) -> Check | None:
+        return logs.validate(path, lenient=bool(options.get("lenient")))
+
+    def replay(self, path: Path) -> logs.WarzoneReplay:
+        return logs.WarzoneReplay.open(path)

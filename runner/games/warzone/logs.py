@@ -1,0 +1,276 @@
+"""Warzone match logs on disk (spec 4.7): verify by replaying, diff two logs, validate a map, replay a log.
+
+Layout (written by the core's FolderLog writer): match.json, game-config.json, map.map, and per turn
+`Turn 001/events.json` plus `Turn 001/<seat> - <name>/{state.json,state.txt,orders.txt,BotOutput.txt}`;
+one last turn folder holds the final state's files and no events.json.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from runner.errors import UserError
+from runner.games.interface import Answer, Check, Fault
+from runner.games.warzone.loading import check_map, read_map, read_map_bytes
+from runner.games.warzone.protocol.config import ConfigError, parse_config
+from runner.games.warzone.protocol.event_text import render_event
+from runner.games.warzone.rules.mapfile import parse_map
+from runner.games.warzone.session import WarzoneSession
+
+MAP_FILE = "map.map"
+EVENTS_FILE = "events.json"
+STATE_FILE = "state.json"
+ORDERS_FILE = "orders.txt"
+MAX_LINES = 30  # differences listed before the rest are only counted
+_TURN_FOLDER = re.compile(r"Turn (\d+)")
+#: events.json's bot status -> the fault the replayed answer carries (timeouts keep their partial file).
+STATUS_FAULT = {"timeout": Fault.TIMEOUT, "crash": Fault.CRASH}
+
+
+def turn_folders(path: Path) -> list[tuple[int, Path]]:
+    """The log's turn folders by turn number."""
+    found = []
+    for child in path.iterdir() if path.is_dir() else ():
+        match = _TURN_FOLDER.fullmatch(child.name)
+        if match and child.is_dir():
+            found.append((int(match.group(1)), child))
+    return sorted(found)
+
+
+def seat_folder(turn_folder: Path, seat: str) -> Path | None:
+    for child in sorted(turn_folder.iterdir()):
+        if child.is_dir() and child.name.startswith(f"{seat} - "):
+            return child
+    return None
+
+
+def is_log(path: Path) -> bool:
+    return (path / MAP_FILE).is_file() and any((folder / EVENTS_FILE).is_file() for _, folder in turn_folders(path))
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as problem:
+        raise UserError(f"{path}: cannot read: {problem}") from None
+
+
+def _without_timing(data: Any) -> Any:
+    """A copy without `seconds` and `wall_seconds` (spec 4.7: timing fields are not compared)."""
+    if isinstance(data, dict):
+        return {k: _without_timing(v) for k, v in data.items() if k not in ("seconds", "wall_seconds")}
+    if isinstance(data, list):
+        return [_without_timing(item) for item in data]
+    return data
+
+
+def first_difference(a: Any, b: Any, where: str = "$") -> str | None:
+    """`$.board[2].armies: 5 != 7` for the first place where two JSON values differ, or None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(a) + [k for k in b if k not in a]:
+            if key not in a or key not in b:
+                return f"{where}.{key}: {'missing' if key not in a else a[key]!r} != " \
+                       f"{'missing' if key not in b else b[key]!r}"
+            if found := first_difference(a[key], b[key], f"{where}.{key}"):
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        for index, (x, y) in enumerate(zip(a, b)):
+            if found := first_difference(x, y, f"{where}[{index}]"):
+                return found
+        return None if len(a) == len(b) else f"{where}: {len(a)} items != {len(b)} items"
+    return None if a == b and type(a) is type(b) else f"{where}: {a!r} != {b!r}"
+
+
+@attrs.frozen
+class LogMatch:
+    """What a log's match.json and game-config.json say: enough to rebuild its session."""
+
+    seats: tuple[str, ...]
+    names: dict[str, str]  # as shown to bots: empty unless the match's options carried them
+    seed: int
+    match: dict[str, Any]
+
+
+def read_match(path: Path) -> LogMatch:
+    match = _read_json(path / "match.json")
+    players = match.get("players") or []
+    seats = tuple(str(p["seat"]) for p in players)
+    if not seats or not isinstance(match.get("seed"), int):
+        raise UserError(f"{path / 'match.json'}: needs 'seed' and 'players' with seats")
+    # the session shows names only when the core passed them as an option (see WarzoneGame.new_session)
+    names = (match.get("options") or {}).get("names")
+    return LogMatch(seats, dict(names) if isinstance(names, dict) else {}, match["seed"], match)
+
+
+def session_of_log(path: Path) -> tuple[WarzoneSession, LogMatch]:
+    """A fresh session built from the log's map.map, game-config.json and match.json."""
+    logged = read_match(path)
+    try:
+        config = parse_config({k: v for k, v in _read_json(path / "game-config.json").items()})
+    except (ConfigError, AttributeError) as problem:
+        raise UserError(f"{path / 'game-config.json'}: {problem}") from None
+    # an unnamed map took its name from the configured file, not from the log's copy `map.map`
+    _, reading = read_map(path / MAP_FILE, config.map_validation == "lenient", Path(config.map).stem)
+    warmap = check_map(str(path / MAP_FILE), reading)
+    return WarzoneSession(warmap, config.rules, logged.seats, logged.seed, names=logged.names), logged
+
+
+def _logged_answer(folder: Path | None, bot: dict[str, Any] | None) -> Answer:
+    text = ""
+    if folder is not None and (folder / ORDERS_FILE).is_file():
+        text = (folder / ORDERS_FILE).read_bytes().decode("utf-8", errors="replace")
+    return Answer(text, STATUS_FAULT.get((bot or {}).get("status", "")))
+
+
+def verify(path: Path) -> Check:
+    """Replay every turn's orders.txt and compare every state.json and events.json (timing aside)."""
+    session, logged = session_of_log(path)
+    lines: list[str] = []
+    turns = turn_folders(path)
+    for number, folder in turns:
+        if number != session.turn:
+            lines.append(f"{folder.name}: expected Turn {session.turn:03d} next")
+            break
+        for seat, turn_input in session.inputs().items():
+            lines += _compare_file(folder, seat, STATE_FILE, json.loads(turn_input.files[STATE_FILE]))
+        events_path = folder / EVENTS_FILE
+        if not events_path.is_file():
+            if session.outcome() is None:
+                lines.append(f"{folder.name}: no {EVENTS_FILE} but the match is not over")
+            break
+        recorded = _read_json(events_path)
+        answers = {seat: _logged_answer(seat_folder(folder, seat), recorded.get("bots", {}).get(seat))
+                   for seat in session.active_seats()}
+        report = session.play_turn(answers)
+        if found := first_difference(_without_timing(recorded), _without_timing(report.record)):
+            lines.append(f"{folder.name}/{EVENTS_FILE}: {found}")
+    outcome = session.outcome()
+    if outcome is None:
+        lines.append(f"the log ends after {len(turns)} turn folders but the match is not over")
+    else:
+        for key, value in (("end_reason", outcome.reason), ("ranking", [list(g) for g in outcome.ranking])):
+            if key in logged.match and logged.match[key] != value:
+                lines.append(f"match.json: {key} {logged.match[key]!r}, replay gives {value!r}")
+    same = not lines
+    summary = f"{len(turns)} turn folders replayed: " + ("identical" if same else f"{len(lines)} differences")
+    return Check(same, tuple(lines[:MAX_LINES]) + _more(lines) + (summary,), {"differences": lines})
+
+
+def _compare_file(folder: Path, seat: str, name: str, expected: Any) -> list[str]:
+    place = seat_folder(folder, seat)
+    if place is None or not (place / name).is_file():
+        return [f"{folder.name}: no {name} for seat {seat}"]
+    found = first_difference(_without_timing(_read_json(place / name)), _without_timing(expected))
+    return [f"{folder.name}/{place.name}/{name}: {found}"] if found else []
+
+
+def _more(lines: list[str]) -> tuple[str, ...]:
+    return (f"... and {len(lines) - MAX_LINES} more",) if len(lines) > MAX_LINES else ()
+
+
+def _log_files(path: Path) -> Iterator[tuple[str, Path]]:
+    """Every compared file of a log, by its path inside the log."""
+    for _, folder in turn_folders(path):
+        if (folder / EVENTS_FILE).is_file():
+            yield f"{folder.name}/{EVENTS_FILE}", folder / EVENTS_FILE
+        for child in sorted(folder.iterdir()):
+            if child.is_dir():
+                for name in (STATE_FILE, ORDERS_FILE):
+                    if (child / name).is_file():
+                        yield f"{folder.name}/{child.name[:1]}/{name}", child / name
+
+
+def diff(path_a: Path, path_b: Path, strict: bool = False) -> Check:
+    """Compare two logs file by file (events.json, state.json; orders.txt too with `strict`); timing
+    fields only with `strict`."""
+    files_a, files_b = dict(_log_files(path_a)), dict(_log_files(path_b))
+    lines: list[str] = []
+    for key in sorted(files_a.keys() | files_b.keys()):
+        if key.endswith(ORDERS_FILE) and not strict:
+            continue
+        if key not in files_a or key not in files_b:
+            lines.append(f"{key}: only in {path_a if key in files_a else path_b}")
+            continue
+        if key.endswith(ORDERS_FILE):
+            if files_a[key].read_bytes() != files_b[key].read_bytes():
+                lines.append(f"{key}: the orders differ")
+            continue
+        a, b = _read_json(files_a[key]), _read_json(files_b[key])
+        if not strict:
+            a, b = _without_timing(a), _without_timing(b)
+        if found := first_difference(a, b):
+            lines.append(f"{key}: {found}")
+    match_a, match_b = _read_json(path_a / "match.json"), _read_json(path_b / "match.json")
+    for field in ("winner", "end_reason", "turns", "ranking"):
+        if match_a.get(field) != match_b.get(field):
+            lines.append(f"match.json: {field} {match_a.get(field)!r} != {match_b.get(field)!r}")
+    same = not lines
+    summary = "the logs are identical" + ("" if strict else " (timing aside)") if same else \
+        f"{len(lines)} differences"
+    return Check(same, tuple(lines[:MAX_LINES]) + _more(lines) + (summary,), {"differences": lines})
+
+
+def validate(path: Path, lenient: bool = False) -> Check | None:
+    """Every finding of a `.map` file as `file:line: CODE: message`; None for other files."""
+    if path.suffix.lower() != ".map":
+        return None
+    reading = parse_map(read_map_bytes(path), lenient=lenient, default_name=path.stem)
+    data: dict[str, Any] = {"valid": reading.is_valid, "mode": "lenient" if lenient else "strict",
+                            "findings": [attrs.asdict(f) for f in reading.findings]}
+    if reading.map is not None:
+        data.update(dialect=reading.map.dialect, continents=len(reading.map.continents),
+                    territories=len(reading.map.territories), borders=reading.map.edge_count)
+    return Check(reading.is_valid, tuple(f.render(str(path)) for f in reading.findings), data)
+
+
+_PRIVATE_LINES = ("you ", "pool ", "hand ", "rejected ")
+
+
+@attrs.frozen
+class WarzoneReplay:
+    """A log opened for the terminal: per turn, the state as state.txt shows it and the turn's events."""
+
+    path: Path
+    folders: dict[int, Path]
+
+    @property
+    def turns(self) -> tuple[int, ...]:
+        return tuple(self.folders)
+
+    @classmethod
+    def open(cls, path: Path) -> WarzoneReplay:
+        folders = dict(turn_folders(path))
+        if not folders:
+            raise UserError(f"{path}: no turn folders (Turn 001, ...): not a Warzone log")
+        return cls(path, folders)
+
+    def render(self, turn: int, seat: str | None = None) -> list[Any]:
+        """The state at the start of `turn` (a seat's own view with `seat`, else the public part) and the
+        events of the turn; with `seat`, that bot's orders and output too."""
+        folder = self.folders[turn]
+        seats = [child for child in sorted(folder.iterdir()) if child.is_dir()]
+        chosen = next((s for s in seats if seat and s.name.startswith(f"{seat} - ")), seats[0] if seats else None)
+        lines: list[Any] = [f"{folder.name}"]
+        if chosen is not None and (chosen / "state.txt").is_file():
+            state = chosen.joinpath("state.txt").read_text(encoding="utf-8").splitlines()
+            lines += [line for line in state if seat or not line.startswith(_PRIVATE_LINES)]
+        if (folder / EVENTS_FILE).is_file():
+            record = _read_json(folder / EVENTS_FILE)
+            lines.append("events:")
+            lines += ["  " + render_event(event) for event in record.get("events", [])]
+            for who, rows in record.get("rejected", {}).items():
+                lines += [f"  {who} rejected line {r['line']}: {r['code']} {r['message']}" for r in rows
+                          if seat in (None, who)]
+        if seat and chosen is not None:
+            for name in (ORDERS_FILE, "BotOutput.txt"):
+                if (chosen / name).is_file():
+                    lines.append(f"{name}:")
+                    lines += ["  " + line for line in (chosen / name).read_text(errors="replace").splitlines()]
+        return lines

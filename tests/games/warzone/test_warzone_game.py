@@ -1,0 +1,193 @@
+"""Warzone through the core's interface: Game facts, configure, whole matches, and the log tools."""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from warzone_helpers import MAPS, run_match, starter_orders, write_log
+
+from runner.errors import UserError
+from runner.games.interface import AnswerLines, BotMode, FolderLog
+from runner.games.warzone import GAME
+
+PACKAGE = MAPS.parent
+CHOOSE = starter_orders()
+
+
+def idle(state: dict) -> list[str]:
+    return []
+
+
+def configured(map_name: str = "tiny-gates.map", **options):
+    return GAME.configure(None, {"map": str(MAPS / map_name), **options})
+
+
+def test_static_facts() -> None:
+    assert GAME.name == "warzone" and GAME.player_counts == (2, 3, 4, 5, 6)
+    assert GAME.bot_modes == frozenset({BotMode.PER_TURN}) and GAME.timeout_ms == 2000
+    assert (GAME.answer_file.name, GAME.answer_file.cap_bytes, GAME.answer_file.lines) == (
+        "orders.txt", 65536, AnswerLines.ALL)
+    assert isinstance(GAME.log, FolderLog) and GAME.log.answer == "orders.txt"
+    assert GAME.log.turn_folder.format(turn=7) == "Turn 007"
+    assert {option.dest for option in GAME.options} >= {"map", "max_turns"}
+    assert GAME.seats(6) == tuple("ABCDEF") and GAME.seats(2) == ("A", "B")
+    with pytest.raises(UserError):
+        GAME.seats(7)
+    assert GAME.accept_line("deploy 1 1", 1) is None
+
+
+def test_configure_requires_a_map() -> None:
+    with pytest.raises(UserError, match="map"):
+        GAME.configure(None, {})
+
+
+def test_configure_bad_map_names_file_line_and_code(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.map"
+    bad.write_text("[continents]\nX 1\n[countries]\n1 a 2 0 0\n[borders]\n1\n")
+    with pytest.raises(UserError, match=r"bad\.map:4: E_UNKNOWN_CONTINENT"):
+        GAME.configure(None, {"map": str(bad)})
+    with pytest.raises(UserError, match="E_ASYMMETRIC_BORDER"):
+        configured("tiny-oneway.map")
+    assert configured("tiny-oneway.map", map_validation="lenient").warmap.edge_count == 3
+    with pytest.raises(UserError, match="cannot read"):
+        GAME.configure(None, {"map": str(tmp_path / "missing.map")})
+
+
+def test_configure_from_file_with_relative_map(tmp_path: Path) -> None:
+    shutil.copy(MAPS / "tiny-ring.map", tmp_path / "ring.map")
+    config_file = tmp_path / "game-config.json"
+    config_file.write_text(json.dumps({"game": "warzone", "map": "ring.map", "max_turns": 9, "blockade_multiplier": 2}))
+    config = GAME.configure(config_file, {"max_turns": 4})
+    assert (config.config.rules.max_turns, config.config.rules.blockade_multiplier) == (4, 2)
+    assert GAME.config_json(config)["max_turns"] == 4
+    config_file.write_text(json.dumps({"map": "ring.map", "max_turn": 9}))
+    with pytest.raises(UserError, match="max_turns"):
+        GAME.configure(config_file, {})
+
+
+def test_map_too_small_for_the_seats() -> None:
+    with pytest.raises(UserError, match="E_MAP_TOO_SMALL"):
+        GAME.new_session(configured("tiny-ring.map"), tuple("ABCDE"), 1, {})
+
+
+def test_match_files_and_details() -> None:
+    config = configured()
+    assert GAME.match_files(config, {}) == {"map.map": (MAPS / "tiny-gates.map").read_bytes()}
+    session, _ = run_match(GAME, configured(max_turns=3), ("A", "B"), 5, {"A": idle, "B": idle})
+    outcome = session.outcome()
+    assert outcome.reason == "max_turns" and outcome.details["draw"] is True and session.state.winner is None
+    assert len(outcome.details["map_sha256"]) == 64
+
+
+@pytest.mark.parametrize("map_name", ["tiny-ring.map", "tiny-gates.map"])
+def test_p8_starter_bots_finish(map_name: str) -> None:
+    config = configured(map_name)
+    seats_list = [("A", "B"), ("A", "B", "C")] if map_name == "tiny-ring.map" else [("A", "B"), tuple("ABCDE")]
+    for seats in seats_list:
+        for seed in range(20):
+            session, turns = run_match(GAME, config, seats, seed, dict.fromkeys(seats, CHOOSE))
+            outcome = session.outcome()
+            assert outcome.reason in ("conquest", "max_turns")
+            assert sorted(seat for group in outcome.ranking for seat in group) == list(seats)
+            assert all(not report.rejected for *_, report in turns), turns[-1][3].rejected
+
+
+def test_eliminated_seats_leave_active_seats() -> None:
+    session, turns = run_match(GAME, configured(), tuple("ABCDE"), 3, dict.fromkeys("ABCDE", CHOOSE))
+    gone = [seat for seat, row in session.standings().items() if "eliminated_turn" in row]
+    assert gone and not set(gone) & set(session.active_seats())
+    for turn, inputs, answers, report in turns:
+        eliminated_before = {s for s, r in session.standings().items() if r.get("eliminated_turn", turn) < turn}
+        assert not eliminated_before & set(inputs)
+
+
+def test_text_view_and_snapshot() -> None:
+    session, _ = run_match(GAME, configured(max_turns=2), ("A", "B"), 1, {"A": CHOOSE, "B": idle})
+    view = session.text_view()
+    assert view.startswith("Warzone turn 3/2") and "Grand Central" in view
+    snapshot = session.snapshot()
+    json.dumps(snapshot)
+    assert snapshot["end_reason"] == "max_turns"
+    assert "result.txt" in session.final_files({"A": "x", "B": "y"})
+
+
+def test_p6_determinism_verify_and_diff(tmp_path: Path) -> None:
+    config = configured()
+    bots = {"A": CHOOSE, "B": CHOOSE, "C": CHOOSE}
+    first = write_log(tmp_path / "one", GAME, config, ("A", "B", "C"), 77, bots)
+    second = write_log(tmp_path / "two", GAME, config, ("A", "B", "C"), 77, bots)
+    assert GAME.is_log(first)
+    check = GAME.diff(first, second, {"strict": False})
+    assert check.same, check.lines
+    check = GAME.verify(first, {})
+    assert check.same, check.lines
+    assert "identical" in check.lines[-1]
+    orders = next((first / "Turn 002").glob("A - */orders.txt"))
+    orders.write_text("deploy 1 1\n" + orders.read_text())
+    check = GAME.verify(first, {})
+    assert not check.same and any(line.startswith("Turn 002/events.json") for line in check.lines)
+    assert not GAME.diff(first, second, {"strict": True}).same
+
+
+def test_verify_notices_an_edited_state(tmp_path: Path) -> None:
+    log = write_log(tmp_path / "log", GAME, configured(max_turns=4), ("A", "B"), 8, {"A": CHOOSE, "B": CHOOSE})
+    state_file = next((log / "Turn 003").glob("B - */state.json"))
+    state = json.loads(state_file.read_text())
+    state["board"][0]["armies"] += 1
+    state_file.write_text(json.dumps(state))
+    check = GAME.verify(log, {})
+    assert not check.same and check.lines[0].startswith("Turn 003/B - BotB/state.json: $.board[0].armies")
+
+
+def test_different_seeds_differ(tmp_path: Path) -> None:
+    bots = {"A": CHOOSE, "B": CHOOSE}
+    first = write_log(tmp_path / "a", GAME, configured(), ("A", "B"), 1, bots)
+    second = write_log(tmp_path / "b", GAME, configured(), ("A", "B"), 2, bots)
+    assert not GAME.diff(first, second, {}).same
+
+
+def test_replay(tmp_path: Path) -> None:
+    log = write_log(tmp_path / "log", GAME, configured(max_turns=3), ("A", "B"), 4, {"A": CHOOSE, "B": CHOOSE})
+    replay = GAME.replay(log)
+    assert replay.turns == (1, 2, 3, 4)
+    public = replay.render(2)
+    assert public[0] == "Turn 002" and "events:" in public and not any(line.startswith("hand ") for line in public)
+    private = replay.render(2, "A")
+    assert any(line.startswith("hand ") for line in private) and "orders.txt:" in private
+
+
+def test_validate(tmp_path: Path) -> None:
+    check = GAME.validate(MAPS / "tiny-oneway.map", {"lenient": False})
+    assert not check.same and check.lines == (
+        f"{MAPS / 'tiny-oneway.map'}:12: E_ASYMMETRIC_BORDER: 1 (Alpha) lists 2 (Beta) but 2 (Beta) does not "
+        "list 1 (Alpha)",)
+    lenient = GAME.validate(MAPS / "tiny-oneway.map", {"lenient": True})
+    assert lenient.same and lenient.data["borders"] == 3
+    ring = GAME.validate(MAPS / "tiny-ring.map", {})
+    assert ring.same and ring.lines == () and ring.data["territories"] == 4
+    assert GAME.validate(tmp_path / "state.json", {}) is None
+
+
+PURE = ("os", "subprocess", "time", "random", "pathlib", "io", "shutil", "socket", "threading", "datetime")
+
+
+@pytest.mark.parametrize("folder", ["rules", "protocol"])
+def test_rules_and_protocol_are_pure(folder: str) -> None:
+    for source in (PACKAGE / folder).glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for name in names:
+                assert name.split(".")[0] not in PURE, f"{source.name} imports {name}"
+
+
+def test_no_other_game_is_imported() -> None:
+    for source in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("runner."):
+                assert node.module.startswith(("runner.games.warzone", "runner.games.interface", "runner.errors",
+                                               "runner.schemas")), f"{source}: {node.module}"
