@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from runner.games.interface import Answer, Fault, Outcome, TurnInput, TurnReport
-from runner.games.lanes.protocol.commands import read_orders, render_problems
+from runner.games.lanes.protocol.commands import read_orders
 from runner.games.lanes.protocol.state_json import render_state, render_state_data
 from runner.games.lanes.protocol.text_map import render_map
 from runner.games.lanes.protocol.trace import (

@@ -12,7 +12,7 @@ from runner.errors import UserError
 from runner.games.interface import Answer
 from runner.games.lanes import GAME
 from runner.games.lanes.rules.config import LanesConfig
-from tests.games.lanes.lanes_logs import idle, trickler, waller, write_folder_log
+from tests.games.lanes.lanes_logs import trickler, waller, write_folder_log
 
 DATA = Path(__file__).parent / "data"
 

@@ -6,7 +6,6 @@ import ast
 import json
 from pathlib import Path
 
-import attrs
 import pytest
 
 from runner.errors import UserError
