@@ -21,23 +21,8 @@ class InvadersConfig:
     faults: str = DISQUALIFY
 
 
-def check_config_json(data: Any) -> str | None:
-    """Why a game-config.json value is not an invaders config, or None."""
-    if not isinstance(data, dict):
-        return "the config must be a JSON object"
-    unknown = sorted(set(data) - {"maxTurns", "faults"})
-    if unknown:
-        return f"unknown key {unknown[0]!r} (maxTurns, faults)"
-    max_turns = data.get("maxTurns", DEFAULT_MAX_TURNS)
-    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-        return f"maxTurns must be a positive integer, got {max_turns!r}"
-    if data.get("faults", DISQUALIFY) not in FAULT_POLICIES:
-        return f"faults must be one of {', '.join(FAULT_POLICIES)}, got {data.get('faults')!r}"
-    return None
-
-
 def parse_config_json(data: Mapping[str, Any]) -> InvadersConfig:
-    """A checked config JSON object (see `check_config_json`) -> the record."""
+    """A config JSON object already checked against schema/invaders/game-config.schema.json -> the record."""
     return InvadersConfig(max_turns=data.get("maxTurns", DEFAULT_MAX_TURNS), faults=data.get("faults", DISQUALIFY))
 
 

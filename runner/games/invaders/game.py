@@ -10,14 +10,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from runner.errors import UserError
-from runner.games.interface import AnswerFile, BotMode, Check, JsonlLog, Option
+from runner.games.interface import AnswerFile, BotMode, Check, FileReport, JsonlLog, Option
 from runner.games.invaders import logs
 from runner.games.invaders.config import (
     DEFAULT_MAX_TURNS,
     DISQUALIFY,
     FAULT_POLICIES,
     InvadersConfig,
-    check_config_json,
     parse_config_json,
     render_config_json,
 )
@@ -63,6 +62,15 @@ class InvadersGame:
         ),
     )
 
+    verify_options: tuple[Option, ...] = ()
+    file_kinds = logs.KINDS
+    end_reasons: Mapping[str, str] = {
+        "life": "100 invaders got through (the defender's life reached 0)",
+        "max_turns": "the turn cap was reached",
+        "disqualified": "a bot was disqualified (crash, time-out or an answer that is not JSON)",
+    }
+    console_prompt = None  # decision: no console players (a human cannot answer tens of thousands of turns)
+
     def seats(self, player_count: int) -> tuple[str, ...]:
         if player_count != 2:
             raise UserError(f"invaders is played by 2 bots (a defender, then an invader), not {player_count}")
@@ -76,13 +84,16 @@ class InvadersGame:
             data["maxTurns"] = options["max_turns"]
         if options.get("faults") is not None:
             data["faults"] = options["faults"]
-        reason = check_config_json(data)
-        if reason is not None:
-            raise UserError(f"invaders config: {reason}")
+        problems = logs.config_problems(data)
+        if problems:
+            raise UserError(f"invaders config: {problems[0]}")
         return parse_config_json(data)
 
     def config_json(self, config: InvadersConfig) -> dict[str, Any]:
         return render_config_json(config)
+
+    def config_problems(self, data: Any) -> list[Any]:
+        return logs.config_problems(data)
 
     def new_session(
         self, config: InvadersConfig, seats: Sequence[str], seed: int, options: Mapping[str, Any]
@@ -107,8 +118,8 @@ class InvadersGame:
     def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
         return logs.diff(path_a, path_b, strict=bool(options.get("strict")))
 
-    def validate(self, path: Path, options: Mapping[str, Any]) -> Check | None:
-        return logs.validate(path)
+    def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
+        return logs.validate(path, kind)
 
     def replay(self, path: Path) -> logs.LogReplay:
         return logs.replay(path)

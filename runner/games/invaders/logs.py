@@ -16,14 +16,19 @@ from typing import Any, Iterator
 import attrs
 
 from runner.errors import UserError
-from runner.games.interface import Check
-from runner.games.invaders.config import check_config_json
+from runner.games.interface import Check, FileReport
 from runner.games.invaders.protocol import render_path
 from runner.games.invaders.rules.replay import check_rows
 from runner.games.invaders.rules.trace import STATE_KEYS, TURN_KEYS, compare_rows
+from runner.schemas import MAX_PROBLEMS, Problem, check_schema
 
 LOG_NAME = "log.jsonl"
 MAX_LINES = 20
+
+#: The kinds of file `td-runner validate --kind` knows for Invaders.
+CONFIG, STATE, LOG = "invaders-config", "invaders-state", "invaders-log"
+KINDS = (CONFIG, STATE, LOG)
+CONFIG_SCHEMA, STATE_SCHEMA = "invaders/game-config", "invaders/state"
 
 
 def _rows_file(path: Path) -> Path:
@@ -142,6 +147,7 @@ class LogReplay:
 
     rows: dict[int, dict[str, Any]]
     turns: tuple[int, ...]
+    seats: tuple[str, ...] = ("defender", "invader")
 
     def render(self, turn: int, seat: str | None = None) -> list[Any]:
         row = self.rows[turn]
@@ -163,18 +169,56 @@ def replay(path: Path) -> LogReplay:
     return LogReplay(rows, tuple(sorted(rows)))
 
 
-def validate(path: Path) -> Check | None:
-    """Check an Invaders game-config file (keys maxTurns, faults); None for any other file."""
-    path = Path(path)
-    if not path.is_file() or path.suffix != ".json":
+def config_problems(data: Any) -> list[Problem]:
+    """What is wrong with an Invaders config given as JSON (schema/invaders/game-config.schema.json)."""
+    return _unique(check_schema(CONFIG_SCHEMA, data))
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    # runner.schemas words a `required` error once per missing key and per error: keep each problem once
+    return list(dict.fromkeys(problems))
+
+
+def detect_kind(path: Path, data: Any) -> str | None:
+    """CONFIG or STATE by content (both are plain JSON objects); None when it is neither."""
+    if not isinstance(data, dict) or not data:
         return None
+    if data.keys() <= {"maxTurns", "faults"}:
+        return CONFIG
+    if {"turnNumber", "invaderSlots", "towerSlots"} & data.keys():
+        return STATE
+    return None
+
+
+def validate(path: Path, kind: str | None) -> list[FileReport] | None:
+    """Reports for an Invaders config file, state view or log folder (replayed); None for anything else."""
+    path = Path(path)
+    if path.is_dir():
+        if kind not in (None, LOG) or not is_log(path):
+            return None
+        return [_validate_log(path)]
+    if not path.is_file():
+        return None
+    if kind == LOG or (kind is None and path.name.endswith((".jsonl", ".jsonl.gz"))):
+        return [_validate_log(path)] if kind == LOG or is_log(path) else None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or not data or not data.keys() <= {"maxTurns", "faults"}:
-        return None
-    reason = check_config_json(data)
-    if reason is not None:
-        return Check(False, (f"{path}: {reason}",))
-    return Check(True, (f"{path}: a valid invaders game config",))
+    except OSError as error:
+        return [FileReport(path, kind, unreadable=error.strerror or str(error))] if kind else None
+    except ValueError as error:
+        return [FileReport(path, kind, (Problem("", f"not valid JSON: {error}"),))] if kind else None
+    kind = kind or detect_kind(path, data)
+    if kind == CONFIG:
+        return [FileReport(path, kind, tuple(config_problems(data)))]
+    if kind == STATE:
+        return [FileReport(path, kind, tuple(_unique(check_schema(STATE_SCHEMA, data))))]
+    return None
+
+
+def _validate_log(path: Path) -> FileReport:
+    """A log is valid when replaying it through the rules reproduces every recorded field."""
+    try:
+        _, problems = check_rows(iter_rows(path), limit=MAX_PROBLEMS)
+    except UserError as error:
+        return FileReport(path, LOG, unreadable=str(error))
+    return FileReport(path, LOG, tuple(Problem("", problem) for problem in problems))

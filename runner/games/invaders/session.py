@@ -54,6 +54,7 @@ class InvadersSession:
 
     def __init__(self, config: InvadersConfig) -> None:
         self.config = config
+        self.turn_limit: int | None = config.max_turns
         self.state = State()
         self._penalty = start_turn(self.state)  # turn 1, phases A-G: what the bots decide on
         self._outcome: Outcome | None = None

@@ -118,7 +118,7 @@ def test_diff(log: Path, tmp_path: Path) -> None:
 
 def test_replay_draws_one_line_per_turn(log: Path) -> None:
     replay = GAME.replay(log)
-    assert replay.turns == tuple(range(1, 401))
+    assert replay.turns == tuple(range(1, 401)) and replay.seats == ("defender", "invader")
     line = replay.render(5)[0]
     assert line.startswith("     5 ") and "life 100" in line
     path = line.split()[1]
@@ -128,14 +128,29 @@ def test_replay_draws_one_line_per_turn(log: Path) -> None:
     assert GAME.replay(TRACE).turns[0] == 0
 
 
-def test_validate_config_files(tmp_path: Path) -> None:
+def test_validate_config_state_and_log(tmp_path: Path, log: Path) -> None:
     good = tmp_path / "invaders.json"
     good.write_text('{"maxTurns": 20000}')
-    assert GAME.validate(good, {}).same
+    [report] = GAME.validate(good, None, {})
+    assert report.is_valid and report.kind == "invaders-config"
     bad = tmp_path / "bad.json"
     bad.write_text('{"maxTurns": 20000, "faults": "explode"}')
-    check = GAME.validate(bad, {})
-    assert not check.same and "faults must be one of" in check.lines[0]
+    [report] = GAME.validate(bad, None, {})
+    assert [str(p) for p in report.problems] == ["$.faults: 'explode' is not one of 'disqualify', 'ignore'"]
+    state = tmp_path / "state.json"
+    request = GAME.new_session(GAME.configure(None, {}), GAME.seats(2), 0, {}).inputs()["defender"].line
+    state.write_text(json.dumps(json.loads(request)["state"]))
+    [report] = GAME.validate(state, None, {})
+    assert report.is_valid and report.kind == "invaders-state"
+    state.write_text('{"turnNumber": 1.5}')
+    [report] = GAME.validate(state, None, {})
+    problems = [str(p) for p in report.problems]
+    assert "$: missing key 'towerSlots'" in problems and len(problems) == len(set(problems))
+    [report] = GAME.validate(log, None, {})
+    assert report.is_valid and report.kind == "invaders-log"
+    [report] = GAME.validate(TRACE, None, {})
+    assert report.is_valid
     other = tmp_path / "other.json"
     other.write_text('{"round": 3}')
-    assert GAME.validate(other, {}) is None
+    assert GAME.validate(other, None, {}) is None and GAME.validate(tmp_path, None, {}) is None
+    assert GAME.config_problems({"maxTurns": True}) != [] and GAME.config_problems({}) == []

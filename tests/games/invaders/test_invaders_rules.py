@@ -25,7 +25,7 @@ from runner.games.invaders.rules.turn import move_invaders, run_towers
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=12,
+    max_leaves=6,
 )
 action_like = st.fixed_dictionaries(
     {},
@@ -74,7 +74,7 @@ def test_defender_actions_and_spec18_pos() -> None:
     assert "not an action object" in parse_defender_action([1]).reason
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(invader=json_values | action_like, defender=json_values | action_like)
 def test_any_answers_never_raise_and_keep_the_state_sane(invader: object, defender: object) -> None:
     state = State(invader_gold=1000, invader_boost_max=5, defender_gold=100)

@@ -71,7 +71,7 @@ def test_session_reproduces_a_reference_trace_through_answer_texts(play) -> None
 def test_turn_cap_ends_with_max_turns_and_the_defender_ranked_first(play) -> None:
     game = session(max_turns=30)
     records = play(game, idle, idle)
-    assert len(records) == 30 and game.turn == 30
+    assert len(records) == 30 and game.turn == 30 == game.turn_limit
     assert game.outcome().reason == "max_turns" and game.outcome().ranking == (("defender",), ("invader",))
     assert game.standings()["invader"]["score"] == 30
 
@@ -140,7 +140,7 @@ def test_configure_from_file_and_options(tmp_path: Path) -> None:
     assert GAME.config_json(config) == {"maxTurns": 7, "faults": "ignore"}
     assert GAME.config_json(GAME.configure(None, {})) == {"maxTurns": 100_000, "faults": "disqualify"}
     config_file.write_text('{"maxTurns": 0}')
-    with pytest.raises(UserError, match="maxTurns must be a positive integer"):
+    with pytest.raises(UserError, match=r"maxTurns: 0 is less than the minimum of 1"):
         GAME.configure(config_file, {})
     with pytest.raises(UserError, match="not valid JSON"):
         config_file.write_text("{")
