@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import runner.games.invaders as invaders_package
 from runner.games.interface import Answer
 from runner.games.invaders import GAME
 from runner.games.invaders.rules import constants as C
@@ -17,7 +18,7 @@ from runner.games.invaders.rules import constants as C
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
-HOST = Path(__import__("runner.games.invaders", fromlist=["x"]).__file__).parent / "koth_js" / "host.js"
+HOST = Path(invaders_package.__file__).parent / "koth_js" / "host.js"
 BOTS = Path(__file__).parent / "bots"
 
 
