@@ -8,7 +8,7 @@ from typing import Any
 
 from runner.errors import UserError
 from runner.games.interface import (
-    AnswerFile, AnswerLines, BotMode, Check, FolderLog, KiB, Option,
+    AnswerFile, AnswerLines, BotMode, Check, FileReport, FolderLog, GameDefaults, KiB, Option,
 )
 from runner.games.warzone import logs
 from runner.games.warzone.loading import LoadedConfig, load_config
@@ -26,7 +26,7 @@ def _positive_int(text: str) -> int:
     return value
 
 
-class WarzoneGame:
+class WarzoneGame(GameDefaults):
     """COMP 345 Warzone on Domination/Conquest maps, 2-6 per-turn bots writing orders.txt (spec warzone.md)."""
 
     name = "warzone"
@@ -45,6 +45,13 @@ class WarzoneGame:
         Option("--map-validation", "map_validation", "how map problems are treated (default strict)",
                choices=("strict", "lenient")),
     )
+    verify_options: tuple[Option, ...] = ()
+    file_kinds = logs.KINDS
+    end_reasons: Mapping[str, str] = {
+        "conquest": "one player is left; every other player lost their last territory",
+        "max_turns": "the turn limit was reached: a draw, ranked by territories, then armies plus pool",
+    }
+    console_prompt = None  # decision: no console players (an order list is many lines; the core reads one)
 
     def seats(self, player_count: int) -> tuple[str, ...]:
         if player_count not in self.player_counts:
@@ -56,6 +63,9 @@ class WarzoneGame:
 
     def config_json(self, config: LoadedConfig) -> dict[str, Any]:
         return render_config(config.config)
+
+    def config_problems(self, data: Any) -> list[Any]:
+        return logs.config_problems(data)
 
     def new_session(self, config: LoadedConfig, seats: Sequence[str], seed: int,
                     options: Mapping[str, Any]) -> WarzoneSession:
@@ -69,9 +79,6 @@ class WarzoneGame:
     def match_files(self, config: LoadedConfig, options: Mapping[str, Any]) -> dict[str, bytes]:
         return {logs.MAP_FILE: config.map_bytes}
 
-    def accept_line(self, line: str, turn: int) -> str | None:
-        return None  # per-turn bots only
-
     def is_log(self, path: Path) -> bool:
         return logs.is_log(path)
 
@@ -81,8 +88,8 @@ class WarzoneGame:
     def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
         return logs.diff(path_a, path_b, strict=bool(options.get("strict")))
 
-    def validate(self, path: Path, options: Mapping[str, Any]) -> Check | None:
-        return logs.validate(path, lenient=bool(options.get("lenient")))
+    def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
+        return logs.validate(path, kind, lenient=bool(options.get("lenient")))
 
     def replay(self, path: Path) -> logs.WarzoneReplay:
         return logs.WarzoneReplay.open(path)

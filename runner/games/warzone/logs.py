@@ -16,17 +16,23 @@ from typing import Any
 import attrs
 
 from runner.errors import UserError
-from runner.games.interface import Answer, Check, Fault
+from runner.games.interface import Answer, Check, Fault, FileReport
 from runner.games.warzone.loading import check_map, read_map, read_map_bytes
 from runner.games.warzone.protocol.config import ConfigError, parse_config
 from runner.games.warzone.protocol.event_text import render_event
+from runner.games.warzone.protocol.state_json import PROTOCOL
 from runner.games.warzone.rules.mapfile import parse_map
 from runner.games.warzone.session import WarzoneSession
+from runner.schemas import Problem, check_schema
 
 MAP_FILE = "map.map"
 EVENTS_FILE = "events.json"
 STATE_FILE = "state.json"
 ORDERS_FILE = "orders.txt"
+MAP_KIND, CONFIG_KIND, STATE_KIND, LOG_KIND = "warzone-map", "warzone-config", "warzone-state", "warzone-log"
+#: The kinds of file `td-runner validate --kind` may name for Warzone.
+KINDS = (MAP_KIND, CONFIG_KIND, STATE_KIND, LOG_KIND)
+CONFIG_SCHEMA, STATE_SCHEMA = "warzone/game-config", "warzone/state"
 MAX_LINES = 30  # differences listed before the rest are only counted
 _TURN_FOLDER = re.compile(r"Turn (\d+)")
 #: events.json's bot status -> the fault the replayed answer carries (timeouts keep their partial file).
@@ -217,17 +223,87 @@ def diff(path_a: Path, path_b: Path, strict: bool = False) -> Check:
     return Check(same, tuple(lines[:MAX_LINES]) + _more(lines) + (summary,), {"differences": lines})
 
 
-def validate(path: Path, lenient: bool = False) -> Check | None:
-    """Every finding of a `.map` file as `file:line: CODE: message`; None for other files."""
-    if path.suffix.lower() != ".map":
+def config_problems(data: Any) -> list[Problem]:
+    """What is wrong with a Warzone config given as JSON: the schema's problems, else the value checks."""
+    problems = list(dict.fromkeys(check_schema(CONFIG_SCHEMA, data)))
+    if not problems:
+        try:
+            parse_config(data)
+        except ConfigError as problem:
+            problems.append(Problem("", str(problem)))
+    return problems
+
+
+def map_report(path: Path, lenient: bool = False) -> FileReport:
+    """A .map file's errors (spec 3.6) as problems `line N: CODE: message`; lenient warnings are not
+    problems. Unreadable files and E_READ (bytes that are not text) cannot be checked at all."""
+    try:
+        reading = parse_map(read_map_bytes(path), lenient=lenient, default_name=path.stem)
+    except UserError as problem:
+        return FileReport(path, MAP_KIND, unreadable=str(problem))
+    errors = [f for f in reading.findings if f.error]
+    if any(f.code == "E_READ" for f in errors):
+        return FileReport(path, MAP_KIND, unreadable=f"E_READ: {errors[0].message}")
+    return FileReport(path, MAP_KIND, tuple(
+        Problem(f"line {f.line}" if f.line is not None else "", f"{f.code}: {f.message}") for f in errors))
+
+
+def log_report(path: Path) -> FileReport:
+    """A log is valid when every state.json matches the schema and replaying it reproduces everything."""
+    problems: list[Problem] = []
+    for _, folder in turn_folders(path):
+        for state_file in sorted(folder.glob(f"* - */{STATE_FILE}")):
+            try:
+                data = json.loads(state_file.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as problem:
+                problems.append(Problem(str(state_file.relative_to(path)), f"unreadable: {problem}"))
+                continue
+            problems += [Problem(f"{state_file.relative_to(path)} {p.where}", p.message)
+                         for p in dict.fromkeys(check_schema(STATE_SCHEMA, data))]
+    try:
+        check = verify(path)
+    except UserError as problem:
+        return FileReport(path, LOG_KIND, unreadable=str(problem))
+    problems += [Problem("", line) for line in check.data["differences"]]
+    return FileReport(path, LOG_KIND, tuple(problems))
+
+
+def _detect_kind(data: Any) -> str | None:
+    if isinstance(data, dict) and data.get("protocol") == PROTOCOL:
+        return STATE_KIND
+    if isinstance(data, dict) and data.get("game") == "warzone" and "players" not in data:
+        return CONFIG_KIND
+    return None
+
+
+def _is_warzone_log(path: Path) -> bool:
+    try:
+        return json.loads((path / "match.json").read_text(encoding="utf-8")).get("game") == "warzone"
+    except (OSError, ValueError, AttributeError):
+        return is_log(path)
+
+
+def validate(path: Path, kind: str | None, lenient: bool = False) -> list[FileReport] | None:
+    """Reports for a Warzone map, config, state or log folder; None for anything this game does not know."""
+    path = Path(path)
+    if path.is_dir():
+        return [log_report(path)] if kind in (None, LOG_KIND) and _is_warzone_log(path) else None
+    if kind == MAP_KIND or (kind is None and path.suffix.lower() == ".map"):
+        return [map_report(path, lenient)]
+    if kind not in (None, CONFIG_KIND, STATE_KIND):
         return None
-    reading = parse_map(read_map_bytes(path), lenient=lenient, default_name=path.stem)
-    data: dict[str, Any] = {"valid": reading.is_valid, "mode": "lenient" if lenient else "strict",
-                            "findings": [attrs.asdict(f) for f in reading.findings]}
-    if reading.map is not None:
-        data.update(dialect=reading.map.dialect, continents=len(reading.map.continents),
-                    territories=len(reading.map.territories), borders=reading.map.edge_count)
-    return Check(reading.is_valid, tuple(f.render(str(path)) for f in reading.findings), data)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as problem:
+        return [FileReport(path, kind, unreadable=problem.strerror or str(problem))] if kind else None
+    except ValueError as problem:
+        return [FileReport(path, kind, (Problem("", f"not valid JSON: {problem}"),))] if kind else None
+    kind = kind or _detect_kind(data)
+    if kind == CONFIG_KIND:
+        return [FileReport(path, kind, tuple(config_problems(data)))]
+    if kind == STATE_KIND:
+        return [FileReport(path, kind, tuple(dict.fromkeys(check_schema(STATE_SCHEMA, data))))]
+    return None
 
 
 _PRIVATE_LINES = ("you ", "pool ", "hand ", "rejected ")
@@ -243,6 +319,12 @@ class WarzoneReplay:
     @property
     def turns(self) -> tuple[int, ...]:
         return tuple(self.folders)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The seats of the first turn folder (`A - name` -> `A`)."""
+        first = next(iter(self.folders.values()))
+        return tuple(child.name.split(" - ")[0] for child in sorted(first.iterdir()) if " - " in child.name)
 
     @classmethod
     def open(cls, path: Path) -> WarzoneReplay:

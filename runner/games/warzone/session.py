@@ -59,6 +59,7 @@ class WarzoneSession:
                  names: Mapping[str, str] | None = None, details: Mapping[str, Any] | None = None,
                  state: GameState | None = None) -> None:
         self.seats = tuple(seats)
+        self.turn_limit: int | None = rules.max_turns or None
         self.warmap = warmap
         self.rules = rules
         self.names = dict(names or {})

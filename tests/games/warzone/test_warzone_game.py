@@ -38,6 +38,8 @@ def test_static_facts() -> None:
     with pytest.raises(UserError):
         GAME.seats(7)
     assert GAME.accept_line("deploy 1 1", 1) is None
+    assert set(GAME.end_reasons) == {"conquest", "max_turns"} and GAME.console_prompt is None
+    assert GAME.new_session(configured(max_turns=7), ("A", "B"), 1, {}).turn_limit == 7
 
 
 def test_configure_requires_a_map() -> None:
@@ -153,23 +155,48 @@ def test_different_seeds_differ(tmp_path: Path) -> None:
 def test_replay(tmp_path: Path) -> None:
     log = write_log(tmp_path / "log", GAME, configured(max_turns=3), ("A", "B"), 4, {"A": CHOOSE, "B": CHOOSE})
     replay = GAME.replay(log)
-    assert replay.turns == (1, 2, 3, 4)
+    assert replay.turns == (1, 2, 3, 4) and replay.seats == ("A", "B")
     public = replay.render(2)
     assert public[0] == "Turn 002" and "events:" in public and not any(line.startswith("hand ") for line in public)
     private = replay.render(2, "A")
     assert any(line.startswith("hand ") for line in private) and "orders.txt:" in private
 
 
-def test_validate(tmp_path: Path) -> None:
-    check = GAME.validate(MAPS / "tiny-oneway.map", {"lenient": False})
-    assert not check.same and check.lines == (
-        f"{MAPS / 'tiny-oneway.map'}:12: E_ASYMMETRIC_BORDER: 1 (Alpha) lists 2 (Beta) but 2 (Beta) does not "
-        "list 1 (Alpha)",)
-    lenient = GAME.validate(MAPS / "tiny-oneway.map", {"lenient": True})
-    assert lenient.same and lenient.data["borders"] == 3
-    ring = GAME.validate(MAPS / "tiny-ring.map", {})
-    assert ring.same and ring.lines == () and ring.data["territories"] == 4
-    assert GAME.validate(tmp_path / "state.json", {}) is None
+def test_validate_maps(tmp_path: Path) -> None:
+    [report] = GAME.validate(MAPS / "tiny-oneway.map", None, {"lenient": False})
+    assert report.kind == "warzone-map" and not report.is_valid
+    assert [str(p) for p in report.problems] == [
+        "line 12: E_ASYMMETRIC_BORDER: 1 (Alpha) lists 2 (Beta) but 2 (Beta) does not list 1 (Alpha)"]
+    assert GAME.validate(MAPS / "tiny-oneway.map", None, {"lenient": True})[0].is_valid
+    assert GAME.validate(MAPS / "tiny-ring.map", None, {})[0].is_valid
+    empty = tmp_path / "empty.map"
+    empty.write_bytes(b"")
+    assert [str(p) for p in GAME.validate(empty, None, {})[0].problems] == [
+        "E_NOT_A_MAP: no map section ([continents], [countries], [territories], ...)"]
+    bad_bytes = tmp_path / "bom.txt"
+    bad_bytes.write_bytes(b"\xef\xbb\xbf\xff")
+    assert GAME.validate(bad_bytes, "warzone-map", {})[0].unreadable.startswith("E_READ")
+    assert GAME.validate(tmp_path / "missing.map", None, {})[0].unreadable is not None
+    assert GAME.validate(tmp_path / "other.txt", None, {}) is None
+
+
+def test_validate_json_files_and_logs(tmp_path: Path) -> None:
+    state = tmp_path / "state.json"
+    state.write_text((Path(__file__).parent / "data" / "spec-4.2-state-A-turn2.json").read_text())
+    assert GAME.validate(state, None, {})[0].is_valid
+    state.write_text(json.dumps({"protocol": "td-runner/warzone/1", "turn": 0}))
+    assert not GAME.validate(state, None, {})[0].is_valid
+    config = tmp_path / "game-config.json"
+    config.write_text(json.dumps({"game": "warzone", "map": "x.map", "attack_kill_pct": 120}))
+    [report] = GAME.validate(config, None, {})
+    assert report.kind == "warzone-config" and "attack_kill_pct" in str(report.problems[0])
+    assert GAME.config_problems({"game": "warzone", "map": "m.map"}) == []
+    config.write_text(json.dumps({"game": "tower-defence"}))
+    assert GAME.validate(config, None, {}) is None
+    log = write_log(tmp_path / "log", GAME, configured(max_turns=3), ("A", "B"), 4, {"A": CHOOSE, "B": CHOOSE})
+    assert GAME.validate(log, None, {})[0].is_valid
+    next((log / "Turn 002").glob("A - */orders.txt")).write_text("deploy 1 1\n")
+    assert not GAME.validate(log, None, {})[0].is_valid
 
 
 PURE = ("os", "subprocess", "time", "random", "pathlib", "io", "shutil", "socket", "threading", "datetime")
