@@ -14,7 +14,9 @@ import attrs
 from runner.games.interface import Answer, Fault, Outcome, TurnInput, TurnReport
 from runner.games.warzone.protocol.event_text import render_event
 from runner.games.warzone.protocol.orders_text import index_names, parse_orders
-from runner.games.warzone.protocol.state_json import BotReport, map_document, render_state_json, state_document
+from runner.games.warzone.protocol.state_json import (
+    BotReport, map_document, render_state_json, shared_document, state_document,
+)
 from runner.games.warzone.protocol.state_txt import render_state_txt
 from runner.games.warzone.rules.board import WarMap
 from runner.games.warzone.rules.orders import OrderSheet
@@ -81,15 +83,17 @@ class WarzoneSession:
         """Alive seats, in seat order (eliminated players' bots are not started again, spec 4.1)."""
         return self.state.alive_seats()
 
-    def document(self, seat: str) -> dict[str, Any]:
+    def document(self, seat: str, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """`seat`'s state.json as data."""
-        return state_document(self.state, self.warmap, self.rules, seat, self.names, self.last, self.bots,
-                              self._map_doc)
+        if shared is None:
+            shared = shared_document(self.state, self.warmap, self.rules, self.names, self._map_doc)
+        return state_document(self.state, self.warmap, self.rules, seat, shared, self.last, self.bots)
 
     def inputs(self) -> dict[str, TurnInput]:
         inputs = {}
+        shared = shared_document(self.state, self.warmap, self.rules, self.names, self._map_doc)
         for seat in self.active_seats():
-            document = self.document(seat)
+            document = self.document(seat, shared)
             inputs[seat] = TurnInput(files={"state.json": render_state_json(document),
                                             "state.txt": render_state_txt(document)})
         return inputs

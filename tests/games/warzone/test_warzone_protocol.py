@@ -170,3 +170,21 @@ def test_config_schema_matches_the_code() -> None:
     for key, value in rendered.items():
         if key not in ("game", "map"):
             assert config_schema["properties"][key]["default"] == value, key
+
+
+def test_p4_statuses_and_partial_files() -> None:
+    from runner.games.interface import Fault
+
+    session = WarzoneSession(GATES, Rules(), ("A", "B", "C"), 11)
+    pools = {seat: session.state.players[seat].pool for seat in "ABC"}
+    owned = session.state.owned_by("A")[0]
+    report = session.play_turn({"A": Answer(f"deploy 5 {owned}", Fault.TIMEOUT), "B": Answer(""),
+                                "C": Answer("", Fault.CRASH)})
+    assert report.record["bots"] == {"A": {"status": "timeout", "seconds": None},
+                                     "B": {"status": "no_file", "seconds": None},
+                                     "C": {"status": "crash", "seconds": None}}
+    assert session.state.armies[owned] == 5  # the file written before the kill is used
+    assert session.state.players["B"].pool == pools["B"] + 3  # the pool carries over
+    statuses = {seat: json.loads(i.files["state.json"])["last_turn"]["bot"]["status"]
+                for seat, i in session.inputs().items()}
+    assert statuses == {"A": "timeout", "B": "no_file", "C": "crash"}

@@ -303,3 +303,10 @@ def test_negotiate_with_player_gone_during_the_turn() -> None:
                        play_order=("C", "B", "A"))
     turn = play(state, RING, {"C": "advance 5 3 1", "B": "negotiate A"}, SURE_WIN)
     assert events_of(turn, "skipped")[0]["reason"] == "S_PLAYER_GONE"
+
+
+def test_negotiate_with_an_eliminated_player_is_rejected_at_issue() -> None:
+    state = make_state({1: "A", 2: "B", 3: "B", 4: "A"}, hands={"A": {"diplomacy": 1}}, play_order=("A", "B", "C"))
+    state.players["C"].eliminated_turn = 1
+    turn = play(state, RING, {"A": "negotiate C"})
+    assert codes(turn, "A") == ["E_PLAYER_GONE"] and state.players["A"].hand["diplomacy"] == 1

@@ -46,30 +46,45 @@ def map_document(warmap: WarMap) -> dict[str, Any]:
     }
 
 
-def state_document(state: GameState, warmap: WarMap, rules: Rules, seat: str, names: Mapping[str, str],
-                   last: TurnResult | None, bots: Mapping[str, BotReport],
-                   map_doc: dict[str, Any] | None = None) -> dict[str, Any]:
-    """`seat`'s view of the current state; `last` is the previous turn (None on turn 1)."""
+def shared_document(state: GameState, warmap: WarMap, rules: Rules, names: Mapping[str, str],
+                    map_doc: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The parts of this turn's state.json that are the same for every seat (built once per turn)."""
+    return {
+        "turn": state.turn,
+        "max_turns": rules.max_turns,
+        "rules": {key: getattr(rules, key) for key in SHOWN_RULES},
+        "play_order": list(state.play_order),
+        "turn_order": list(turn_sequence(state, rules)),
+        "players": [_player(state, warmap, rules, seat, names) for seat in state.players],
+        "map": map_doc if map_doc is not None else map_document(warmap),
+        "board": [{"id": tid, "owner": state.owner[tid], "armies": state.armies[tid]}
+                  for tid in warmap.territory_ids],
+    }
+
+
+def state_document(state: GameState, warmap: WarMap, rules: Rules, seat: str, shared: Mapping[str, Any],
+                   last: TurnResult | None, bots: Mapping[str, BotReport]) -> dict[str, Any]:
+    """`seat`'s view of the current state, keys in spec 4.2's order; `last` is the previous turn (None on
+    turn 1); `shared` comes from `shared_document` for the same state."""
     me = state.players[seat]
     income = income_of(state, warmap, rules, seat)
     return {
         "protocol": PROTOCOL,
-        "turn": state.turn,
-        "max_turns": rules.max_turns,
+        "turn": shared["turn"],
+        "max_turns": shared["max_turns"],
         "you": seat,
-        "rules": {key: getattr(rules, key) for key in SHOWN_RULES},
-        "play_order": list(state.play_order),
-        "turn_order": list(turn_sequence(state, rules)),
-        "players": [_player(state, warmap, rules, other, names) for other in state.players],
+        "rules": shared["rules"],
+        "play_order": shared["play_order"],
+        "turn_order": shared["turn_order"],
+        "players": shared["players"],
         "me": {
             "pool": me.pool,
             "hand": dict(me.hand),
             "income": {"territories": income.territories, "continents": list(income.continents),
                        "minimum_applied": income.minimum_applied, "total": income.total},
         },
-        "map": map_doc if map_doc is not None else map_document(warmap),
-        "board": [{"id": tid, "owner": state.owner[tid], "armies": state.armies[tid]}
-                  for tid in warmap.territory_ids],
+        "map": shared["map"],
+        "board": shared["board"],
         "last_turn": None if last is None else _last_turn(last, seat, bots),
     }
 

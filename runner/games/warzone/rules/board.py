@@ -36,6 +36,9 @@ class WarMap:
     continents: tuple[Continent, ...]
     territories: tuple[Territory, ...]
     neighbours: tuple[tuple[int, ...], ...]
+    #: `continent_members[c]` are the ascending territory ids of continent c (index 0 unused); built once
+    #: because income asks for them every turn for every player
+    continent_members: tuple[tuple[int, ...], ...] = ()
 
     @property
     def territory_ids(self) -> range:
@@ -57,6 +60,8 @@ class WarMap:
 
     def members(self, cid: int) -> tuple[int, ...]:
         """The territory ids of continent `cid`, ascending."""
+        if self.continent_members:
+            return self.continent_members[cid]
         return tuple(t.id for t in self.territories if t.continent == cid)
 
     def label(self, tid: int) -> str:
@@ -78,7 +83,11 @@ def build_map(
         adjacent[a].add(b)
         adjacent[b].add(a)
     neighbours = ((),) + tuple(tuple(sorted(adjacent[t.id])) for t in territories)
-    return WarMap(name, dialect, tuple(continents), territories, neighbours)
+    continents = tuple(continents)
+    members: list[list[int]] = [[] for _ in range(len(continents) + 1)]
+    for territory in territories:
+        members[territory.continent].append(territory.id)
+    return WarMap(name, dialect, continents, territories, neighbours, tuple(map(tuple, members)))
 
 
 def components(nodes: Iterable[int], adjacent: Mapping[int, Iterable[int]]) -> list[list[int]]:
