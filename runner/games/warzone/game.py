@@ -19,7 +19,7 @@ from runner.games.warzone.session import WarzoneSession
 SEAT_NAMES = "ABCDEF"
 
 
-def _positive_int(text: str) -> int:
+def _non_negative_int(text: str) -> int:
     value = int(text)
     if value < 0:
         raise ValueError(text)
@@ -41,7 +41,7 @@ class WarzoneGame(GameDefaults):
     options = (
         Option("--map", "map", "the .map file to play on (Domination or Conquest dialect); required",
                metavar="FILE"),
-        Option("--max-turns", "max_turns", "turn limit, 0 for none (default 100)", type=_positive_int, metavar="N"),
+        Option("--max-turns", "max_turns", "turn limit, 0 for none (default 100)", type=_non_negative_int, metavar="N"),
         Option("--map-validation", "map_validation", "how map problems are treated (default strict)",
                choices=("strict", "lenient")),
     )
