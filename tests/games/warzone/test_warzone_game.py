@@ -98,6 +98,14 @@ def test_p8_starter_bots_finish(map_name: str) -> None:
             assert all(not report.rejected for *_, report in turns), turns[-1][3].rejected
 
 
+def test_starter_bots_on_the_archipelago_map() -> None:
+    config = configured("td-archipelago.map")
+    assert (len(config.warmap.territories), len(config.warmap.continents), config.reading.findings) == (42, 6, ())
+    session, turns = run_match(GAME, config, ("A", "B"), 1, {"A": CHOOSE, "B": CHOOSE})
+    assert session.outcome().reason in ("conquest", "max_turns")
+    assert all(not report.rejected for *_, report in turns)
+
+
 def test_eliminated_seats_leave_active_seats() -> None:
     session, turns = run_match(GAME, configured(), tuple("ABCDE"), 3, dict.fromkeys("ABCDE", CHOOSE))
     gone = [seat for seat, row in session.standings().items() if "eliminated_turn" in row]

@@ -205,3 +205,22 @@ def test_generated_rings_are_valid(count: int, continents: int) -> None:
     reading = parse_map(ring_map_text(count, min(continents, count)))
     assert reading.map is not None and reading.findings == ()
     assert reading.map.edge_count == (count if count > 2 else 1)
+
+
+def shape(warmap):
+    return ([(c.name, c.bonus) for c in warmap.continents], [(t.name, t.continent) for t in warmap.territories],
+            warmap.neighbours)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.integers(1, 60), st.integers(1, 8), st.integers(0, 40))
+def test_random_maps_round_trip_in_both_dialects(seed: int, territories: int, continents: int, extra: int) -> None:
+    from warzone_helpers import random_map
+
+    from runner.games.warzone.rules.mapwrite import render_conquest, render_domination
+
+    warmap = random_map(seed, territories, continents, extra)
+    for render in (render_domination, render_conquest):
+        reading = parse_map(render(warmap).encode("utf-8"))
+        assert reading.findings == () and reading.map is not None, reading.findings
+        assert shape(reading.map) == shape(warmap)

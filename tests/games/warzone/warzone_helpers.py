@@ -160,3 +160,32 @@ def write_log(folder: Path, game, config, seats, seed, bots, names=None) -> Path
              "end_reason": outcome.reason, "turns": len(turns), "wall_seconds": 0.5, **outcome.details}
     (folder / "match.json").write_text(_json.dumps(match))
     return folder
+
+
+def random_map(seed: int, territories: int, continents: int, extra_edges: int, name: str = "random"):
+    """A seeded random valid map: each continent a random tree (so connected), the continents joined in a
+    chain, plus random extra borders. Names are single tokens so both dialects can hold them."""
+    from runner.games.warzone.rules.board import Continent, Territory, build_map
+    from runner.games.warzone.rules.rng import SplitMix64
+
+    rng = SplitMix64(seed)
+    continents = max(1, min(continents, territories))
+    home = [1 + (k * continents) // territories for k in range(territories)]  # contiguous, none empty
+    edges = set()
+    for cid in range(1, continents + 1):
+        members = [k + 1 for k in range(territories) if home[k] == cid]
+        for index in range(1, len(members)):
+            edges.add((members[rng.below(index)], members[index]))
+        if cid > 1:
+            previous = [k + 1 for k in range(territories) if home[k] == cid - 1]
+            edges.add((previous[rng.below(len(previous))], members[rng.below(len(members))]))
+    for _ in range(extra_edges):
+        a, b = rng.below(territories) + 1, rng.below(territories) + 1
+        if a != b:
+            edges.add((a, b))
+    return build_map(
+        name, "domination",
+        [Continent(c, f"Land{c}", rng.below(7) - 1) for c in range(1, continents + 1)],
+        [Territory(k + 1, f"T{k + 1}_{rng.below(1000)}", home[k]) for k in range(territories)],
+        edges,
+    )
