@@ -251,3 +251,23 @@ class _Compiler:
             raise Unsupported("multipleOf a fraction")
         # floats answer False: jsonschema decides them
         return lambda x: not _is_number(x) or (isinstance(x, int) and x % n == 0)
+
+    def _if(self, condition: Any, schema: dict) -> Check:
+        """`if`/`then`/`else` as one check (match.json's rules for one game)."""
+        test = self.compile(condition)
+        then = self.compile(schema.get("then", True))
+        otherwise = self.compile(schema.get("else", True))
+        return lambda x: then(x) if test(x) else otherwise(x)
+
+    def _then(self, value: Any, schema: dict) -> Check:
+        return lambda x: True  # checked by _if
+
+    _else = _then
+
+    def _anyOf(self, options: list, schema: dict) -> Check:
+        checks = [self.compile(option) for option in options]
+        return lambda x: any(check(x) for check in checks)
+
+    def _not(self, value: Any, schema: dict) -> Check:
+        check = self.compile(value)
+        return lambda x: not check(x)

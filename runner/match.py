@@ -206,6 +206,7 @@ class MatchRunner:
         # disk's latency (many small files a turn) stays off the turn loop
         self.log_writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="log")
         self.log_writes: list[concurrent.futures.Future[None]] = []
+        self.turns_played = 0  # match.json's `rounds` (Tower Defence: the number of the final round folder)
 
     def _limits_for(self, seat: str) -> Limits:
         """In the sandbox, each bot also loses sight of the other bots' folders and of the match log
@@ -242,7 +243,7 @@ class MatchRunner:
             tallies=self.tallies,
             standings=self.session.standings(),
             outcome=outcome,
-            rounds=self.session.turn,
+            rounds=self.turns_played,
             end_reason=end_reason,
             seed=self.settings.seed,
             options=self.settings.options,
@@ -261,8 +262,12 @@ class MatchRunner:
         outcomes = self.run_players(turn, active, inputs, view)
         for seat, outcome in outcomes.items():
             self.tallies[seat].record_turn(turn, outcome)
-        answers = {seat: Answer(outcome.command, _FAULTS.get(outcome.status)) for seat, outcome in outcomes.items()}
+        answers = {
+            seat: Answer(outcome.command, _FAULTS.get(outcome.status), outcome.seconds)
+            for seat, outcome in outcomes.items()
+        }
         report = session.play_turn(answers)
+        self.turns_played += 1
         for seat in report.rejected:
             if seat in self.tallies:
                 self.tallies[seat].invalid_commands += 1

@@ -31,6 +31,8 @@ def result_line(summary: MatchSummary, end_reasons: dict[str, str] | None = None
         verdict = "interrupted"
     elif summary.winner is not None:
         verdict = f"winner {names[summary.winner]}"
+    elif summary.outcome is not None and summary.outcome.draw:
+        verdict = "draw"
     elif summary.outcome is not None and len(summary.outcome.ranking) > 1:
         verdict = "tie at the top: " + ", ".join(names[s] for s in summary.outcome.ranking[0])
     else:

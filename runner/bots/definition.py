@@ -65,7 +65,10 @@ def load_bot(player_dir: Path, languages: Mapping[str, Sequence[str]] | None = N
         raise UserError(f"{source}: the launch command for {language} uses {{cores}} but arguments.coreCount is missing")
     if not file_name and lang.uses_placeholder(template.argv, "file"):
         raise UserError(f"{source}: the launch command for {language} uses {{file}} but botFileName is missing")
-    argv = lang.expand(template, file=file_name, directory=str(bot_dir), cores=cores)
+    entry = data.get("entry")
+    if entry is None and lang.uses_placeholder(template.argv, "entry"):
+        raise UserError(f"{source}: botLanguage {language} needs `entry`: the expression that yields the AI function")
+    argv = lang.expand(template, file=file_name, directory=str(bot_dir), cores=cores, entry=entry)
     if lang.uses_placeholder(template.argv, "file"):
         _check_bot_file(source, bot_dir, file_name)
     _check_program(source, player_dir, bot_dir, argv)
@@ -80,7 +83,7 @@ def load_bot(player_dir: Path, languages: Mapping[str, Sequence[str]] | None = N
         argv=argv,
         core_count=cores,
         persistent=data.get("persistent", False),
-        entry=data.get("entry"),
+        entry=entry,
     )
 
 

@@ -6,10 +6,12 @@ A template is a list of argv elements. These placeholders are replaced inside an
     {dir}     the absolute bot folder (the process's working directory)
     {cores}   arguments.coreCount from bot.json
     {python}  the Python interpreter running td-runner (sys.executable)
+    {entry}   bot.json's `entry` (the expression that yields a koth-js AI)
 
 Any other text, braces included, is passed through unchanged. The runner config may override an entry or
 add a language with a plain list (`"languages": {"python3": ["python3", "{file}"]}`); the botLanguage
-`custom` takes its template from bot.json's `command` list instead of this table.
+`custom` takes its template from bot.json's `command` list instead of this table. A game may add languages
+of its own (`Game.languages`: Invaders' `koth-js` runs a JavaScript AI inside the host the game ships).
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ CUSTOM = "custom"
 #: Parsed by the official runner but refused when the match starts ("Invalid bot language", spec 8.2).
 UNSUPPORTED = {"c#": "use 'c#core' for a .NET Core bot (the official runner refuses 'c#' too)"}
 
-_PLACEHOLDER = re.compile(r"\{(file|dir|cores|python)\}")
+_PLACEHOLDER = re.compile(r"\{(file|dir|cores|python|entry)\}")
 
 
 def language_table(overrides: Mapping[str, Sequence[str]] | None = None) -> dict[str, LaunchTemplate]:
@@ -69,8 +71,11 @@ def uses_placeholder(template: Sequence[str], name: str) -> bool:
     return any(f"{{{name}}}" in element for element in template)
 
 
-def expand(template: LaunchTemplate, *, file: str, directory: str, cores: int | None) -> tuple[str, ...]:
-    """Fill in the placeholders; the caller has checked that {cores} is only used when `cores` is given."""
-    values = {"file": file, "dir": directory, "cores": "" if cores is None else str(cores), "python": sys.executable}
+def expand(
+    template: LaunchTemplate, *, file: str, directory: str, cores: int | None, entry: str | None = None
+) -> tuple[str, ...]:
+    """Fill in the placeholders; the caller has checked that {cores} and {entry} are only used when given."""
+    values = {"file": file, "dir": directory, "cores": "" if cores is None else str(cores), "python": sys.executable,
+              "entry": entry or ""}
     argv = template.argv + (template.with_cores if cores is not None else ())
     return tuple(_PLACEHOLDER.sub(lambda match: values[match.group(1)], element) for element in argv)

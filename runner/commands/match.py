@@ -114,7 +114,7 @@ def _players(args: argparse.Namespace, runner_config: RunnerConfig, game: Game) 
                 raise UserError(f"{game.name} has no console players; give a bot folder for seat {seat}")
             players.append(Player(seat, f"{seat} - Console", None))
             continue
-        bot = load_bot(Path(folder), runner_config.languages or None)
+        bot = load_bot(Path(folder), {**game.languages, **runner_config.languages})
         if bot.persistent and BotMode.PERSISTENT not in game.bot_modes:
             raise UserError(f"{bot.player_dir / 'bot.json'}: persistent is true, but {game.name} bots run once per turn")
         players.append(Player(seat, f"{seat} - {bot.nick_name}", bot))
@@ -175,7 +175,9 @@ def run(args: argparse.Namespace, streams) -> int:
     game = get_game(args.game or runner_config.game or DEFAULT_GAME)
     fallback = {key: getattr(runner_config, key, None) for key in ("command_order",)}
     options = chosen_options(args, game.options, fallback)
-    config_file = args.game_config or runner_config.game_config_file_location
+    config_file = args.game_config
+    if config_file is None and game.name == (runner_config.game or DEFAULT_GAME):
+        config_file = runner_config.game_config_file_location  # the runner config's file is for its own game
     game_config = game.configure(config_file, options)
     players = _players(args, runner_config, game)
     limits = _limits(args, runner_config, game)
@@ -183,7 +185,10 @@ def run(args: argparse.Namespace, streams) -> int:
     if args.startup_ms is not None and args.startup_ms <= 0:
         raise UserError(f"--startup-ms must be positive, got {args.startup_ms}")
     seed = args.seed if args.seed is not None else (runner_config.seed or 0)
-    folder = _match_folder(args, runner_config)
+    # the players' names, for games that show them to the bots (Warzone's state.json)
+    options["names"] = {p.seat: p.bot.nick_name if p.bot else "Console" for p in players}
+    session = game.new_session(game_config, tuple(p.seat for p in players), seed, options)
+    folder = _match_folder(args, runner_config)  # last: a folder is created only for a match that starts
     config_json = game.config_json(game_config)
     extra_files: dict[str, str | bytes] = {"game-config.json": json.dumps(config_json, indent=2) + "\n"}
     extra_files.update(game.match_files(game_config, options))
@@ -197,7 +202,6 @@ def run(args: argparse.Namespace, streams) -> int:
         extra_files=extra_files,
         **({"startup_ms": args.startup_ms} if args.startup_ms is not None else {}),
     )
-    session = game.new_session(game_config, tuple(p.seat for p in players), seed, options)
     verbose = args.verbose or runner_config.verbose_mode
     display = MatchDisplay(streams.out, players, session.turn_limit, quiet=args.quiet, verbose=verbose,
                            end_reasons=dict(game.end_reasons))
@@ -217,5 +221,7 @@ def run(args: argparse.Namespace, streams) -> int:
 
 
 def _is_json(value: object) -> bool:
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and _is_json(item) for key, item in value.items())
     return isinstance(value, (str, int, float, bool, type(None)))
 

@@ -18,6 +18,9 @@ from runner.games.interface import Game
 #: Game name -> module defining `GAME`; the first is the default of `td-runner match`.
 GAMES: dict[str, str] = {
     "tower-defence": "runner.games.tower_defence",
+    "lanes": "runner.games.lanes",
+    "invaders": "runner.games.invaders",
+    "warzone": "runner.games.warzone",
 }
 
 DEFAULT_GAME = "tower-defence"

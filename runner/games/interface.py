@@ -92,6 +92,7 @@ class Answer:
 
     text: str
     fault: Fault | None = None
+    seconds: float = 0.0  # how long the bot took (timing only: rules that want determinism must not use it)
 
 
 @attrs.frozen
@@ -117,15 +118,20 @@ class Outcome:
     `reason` is a short word for match.json's `end_reason` (`health`, `max_rounds`, `conquest`, ...).
     `ranking` lists the seats best first; seats that tie share one group.
     `details` adds game-specific keys to match.json (e.g. `{"disqualified": "invader"}`).
+    `draw`: nobody won although the ranking orders the seats (Warzone at the turn limit: ranked by
+    territories, but a draw).
     """
 
     reason: str
     ranking: tuple[tuple[str, ...], ...]
     details: Mapping[str, Any] = attrs.field(factory=dict)
+    draw: bool = False
 
     @property
     def winner(self) -> str | None:
-        """The seat ranked alone at the top, or None for a tie at the top."""
+        """The seat ranked alone at the top, or None for a draw or a tie at the top."""
+        if self.draw:
+            return None
         return self.ranking[0][0] if self.ranking and len(self.ranking[0]) == 1 else None
 
 
@@ -231,6 +237,7 @@ class Game(Protocol):
     file_kinds: tuple[str, ...]  # kinds of file `validate` knows (`validate --kind`), e.g. ("map",)
     end_reasons: Mapping[str, str]  # end_reason -> words for the result line
     console_prompt: str | None  # the prompt of a human player at the terminal; None: no console players
+    languages: Mapping[str, tuple[str, ...]]  # botLanguage -> launch argv template the game adds (koth-js)
 
     def seats(self, player_count: int) -> tuple[str, ...]:
         """The seat names for this many players (`A`, `B`; `A`..`F`; `defender`, `invader`)."""
@@ -270,6 +277,25 @@ class Game(Protocol):
 
     def replay(self, path: Path) -> "Replay":
         """The turns of a log, ready to show in the terminal."""
+
+
+class GameDefaults:
+    """What a game that has nothing to say about the optional parts of `Game` inherits."""
+
+    verify_options: tuple[Option, ...] = ()
+    file_kinds: tuple[str, ...] = ()
+    end_reasons: Mapping[str, str] = {}
+    console_prompt: str | None = None
+    languages: Mapping[str, tuple[str, ...]] = {}
+
+    def config_problems(self, data: Any) -> list[Any]:
+        return []
+
+    def match_files(self, config: Any, options: Mapping[str, Any]) -> dict[str, bytes]:
+        return {}
+
+    def accept_line(self, line: str, turn: int) -> str | None:
+        return None  # only persistent games are asked
 
 
 class Replay(Protocol):

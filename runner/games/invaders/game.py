@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from runner.errors import UserError
 from runner.games.interface import AnswerFile, BotMode, Check, FileReport, JsonlLog, Option
@@ -22,8 +22,10 @@ from runner.games.invaders.config import (
 )
 from runner.games.invaders.session import SEATS, InvadersSession
 
-if TYPE_CHECKING:
-    from pathlib import Path
+from pathlib import Path
+
+#: The node program that hosts reference-API AIs (botLanguage koth-js).
+KOTH_HOST = Path(__file__).resolve().parent / "koth_js" / "host.js"
 
 
 def positive_int(text: str) -> int:
@@ -69,6 +71,8 @@ class InvadersGame:
         "max_turns": "the turn cap was reached",
         "disqualified": "a bot was disqualified (crash, time-out or an answer that is not JSON)",
     }
+    # spec 18: an AI written for the reference page runs unchanged inside the host this game ships
+    languages: Mapping[str, tuple[str, ...]] = {"koth-js": ("node", str(KOTH_HOST), "{file}", "{entry}")}
     console_prompt = None  # decision: no console players (a human cannot answer tens of thousands of turns)
 
     def seats(self, player_count: int) -> tuple[str, ...]:

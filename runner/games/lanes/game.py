@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from runner.errors import UserError
-from runner.games.interface import AnswerFile, AnswerLines, BotMode, Check, FolderLog, Option
+from runner.games.interface import AnswerFile, AnswerLines, BotMode, Check, FileReport, FolderLog, GameDefaults, Option
 from runner.games.lanes import logs
 from runner.games.lanes.protocol.commands import MAX_BYTES
 from runner.games.lanes.protocol.config_json import parse_config, render_config
@@ -31,7 +31,7 @@ def positive_int(text: str) -> int:
     return value
 
 
-class LanesGame:
+class LanesGame(GameDefaults):
     """Two players, two lanes, turns of 100 timesteps (shared/spec/lanes.md)."""
 
     name = "lanes"
@@ -53,6 +53,9 @@ class LanesGame:
             metavar="N",
         ),
     )
+
+    file_kinds = ("lanes-state", "lanes-config", "lanes-commands")
+    end_reasons = {"hp": "a player's HP reached 0", "max_turns": "the turn limit was reached"}
 
     def seats(self, player_count: int) -> tuple[str, ...]:
         if player_count != 2:
@@ -91,8 +94,14 @@ class LanesGame:
     def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
         return logs.diff(path_a, path_b, strict=bool(options.get("strict")))
 
-    def validate(self, path: Path, options: Mapping[str, Any]) -> Check | None:
-        return logs.validate(path)
+    def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
+        if path.is_dir():
+            return None
+        check = logs.validate(path)
+        if check is None:
+            return None
+        problems = () if check.same else tuple(line.strip() for line in check.lines)
+        return [FileReport(path, kind or "lanes", problems)]
 
     def replay(self, path: Path) -> logs.LogReplay:
         return logs.replay(path)

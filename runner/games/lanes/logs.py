@@ -121,7 +121,7 @@ def _match_end(folder: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     names = {None: "draw", **{seat: name for seat, name in zip(SEATS, ("P1", "P2"))}}
-    return {"turns": match.get("turns"), "result": names.get(match.get("winner"), match.get("winner"))}
+    return {"turns": match.get("rounds"), "result": names.get(match.get("winner"), match.get("winner"))}
 
 
 def _open_records(path: Path, lines: list[dict[str, Any]], config: LanesConfig, end=None) -> OpenedLog:

@@ -56,6 +56,7 @@ class LanesSession:
     def __init__(self, config: LanesConfig, seats: Sequence[str] = SEATS) -> None:
         self.config = config
         self.seats = tuple(seats)
+        self.turn_limit: int | None = config.max_turns
         self.state = new_game(config)
         self.result: Result | None = None
         self.records: list[dict[str, Any]] = []  # spec 11 records of the turns played

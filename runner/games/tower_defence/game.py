@@ -80,6 +80,7 @@ class TowerDefence:
         "max_rounds": "the round limit was reached",
         "do_nothing_limit": "a bot did nothing too many consecutive rounds",
     }
+    languages: Mapping[str, tuple[str, ...]] = {}
     console_prompt: str = (
         "Enter x,y,type (0 defence, 1 attack, 2 energy, 3 deconstruct, 4 tesla, 5 iron curtain): "
     )

@@ -127,7 +127,8 @@ class WarzoneSession:
         # spec 2.9: a turn-limit end has no winner even when the ranking has one seat on top; Outcome.winner
         # reads the ranking, so `draw` says it explicitly
         return Outcome(reason=self.state.end_reason or "", ranking=rank_seats(self.state),
-                       details={**self._details, "draw": self.state.winner is None})
+                       details={**self._details, "draw": self.state.winner is None},
+                       draw=self.state.winner is None)
 
     def standings(self) -> dict[str, dict[str, int | float]]:
         """Territories, armies on the board, pool and hand size per seat (and the turn it went out)."""

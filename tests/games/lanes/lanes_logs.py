@@ -58,7 +58,7 @@ def write_folder_log(root: Path, config: LanesConfig, scripts: dict[str, Script]
     for name, text in session.final_files(names).items():
         (folder / name).write_text(text, encoding="utf-8")
     outcome = session.outcome()
-    match = {"game": "lanes", "seed": 0, "turns": session.turn - 1, "winner": outcome.winner,
+    match = {"game": "lanes", "seed": 0, "rounds": session.turn - 1, "winner": outcome.winner,
              "end_reason": outcome.reason, "ranking": [list(group) for group in outcome.ranking]}
     (root / "match.json").write_text(json.dumps(match), encoding="utf-8")
     return session

@@ -11,6 +11,7 @@ import pytest
 from runner.errors import UserError
 from runner.games.interface import Answer
 from runner.games.lanes import GAME
+from runner.games.lanes import logs as LOGS
 from runner.games.lanes.rules.config import LanesConfig
 from tests.games.lanes.lanes_logs import trickler, waller, write_folder_log
 
@@ -67,7 +68,7 @@ def test_the_final_trace_and_the_reference_traces_verify(folder_log: Path) -> No
 def test_verify_a_log_jsonl_folder(tmp_path: Path) -> None:
     lines = (DATA / "wall_vs_trickle.jsonl").read_text().splitlines()
     (tmp_path / "log.jsonl").write_text("\n".join(lines[1:-1]) + "\n")
-    (tmp_path / "match.json").write_text(json.dumps({"game": "lanes", "turns": 19, "winner": "P2"}))
+    (tmp_path / "match.json").write_text(json.dumps({"game": "lanes", "rounds": 19, "winner": "P2"}))
     check = GAME.verify(tmp_path, {})
     assert check.same, check.lines
 
@@ -95,29 +96,41 @@ def test_replay_shows_each_turn(folder_log: Path) -> None:
 
 def test_validate_state_commands_and_config(folder_log: Path, tmp_path: Path) -> None:
     seat = folder_log / "Turn 003" / "P1 - botP1"
-    assert GAME.validate(seat / "state.json", {}).same
-    check = GAME.validate(seat / "commands.txt", {})
+    assert LOGS.validate(seat / "state.json").same
+    check = LOGS.validate(seat / "commands.txt")
     assert check.same and "against state.json" in check.lines[0]
     bot = tmp_path / "bot"
     shutil.copytree(seat, bot)
     (bot / "commands.txt").write_text("TURN 3\nRECRUIT bomb 500\nEND\n")
-    rejected = GAME.validate(bot / "commands.txt", {})
+    rejected = LOGS.validate(bot / "commands.txt")
     assert not rejected.same and rejected.lines[1].startswith("E13 line 2")
     alone = tmp_path / "commands.txt"
     alone.write_text("TURN 9\nBUILD laser 1 1\nEND\n")
-    assert GAME.validate(alone, {}).lines[1].startswith("E07 line 2")
-    assert GAME.validate(folder_log / "game-config.json", {}).same
+    assert LOGS.validate(alone).lines[1].startswith("E07 line 2")
+    assert LOGS.validate(folder_log / "game-config.json").same
     bad = tmp_path / "lanes-config.json"
     bad.write_text(json.dumps({"start_hp": -1}))
-    assert not GAME.validate(bad, {}).same
+    assert not LOGS.validate(bad).same
     broken = tmp_path / "state.json"
     broken.write_text(json.dumps({"protocol": "twolane-1", "turn": 0}))
-    assert not GAME.validate(broken, {}).same
-    assert GAME.validate(folder_log / "match.json", {}) is None
-    assert GAME.validate(DATA / "wall_vs_wall.jsonl", {}) is None
+    assert not LOGS.validate(broken).same
+    assert LOGS.validate(folder_log / "match.json") is None
+    assert LOGS.validate(DATA / "wall_vs_wall.jsonl") is None
 
 
 def test_not_a_log(tmp_path: Path) -> None:
     assert not GAME.is_log(tmp_path)
     with pytest.raises(UserError, match="not a lanes log"):
         GAME.verify(tmp_path, {})
+
+
+def test_validate_through_the_game_gives_file_reports(folder_log: Path, tmp_path: Path) -> None:
+    """The Game interface's validate: one FileReport per file, problems only when the file is invalid."""
+    seat = next(p for p in (folder_log / "Turn 001").iterdir() if p.is_dir())
+    [report] = GAME.validate(seat / "state.json", None, {})
+    assert report.is_valid
+    broken = tmp_path / "state.json"
+    broken.write_text(json.dumps({"protocol": "twolane-1", "turn": "x"}))
+    [report] = GAME.validate(broken, None, {})
+    assert not report.is_valid and report.problems
+    assert GAME.validate(tmp_path, None, {}) is None

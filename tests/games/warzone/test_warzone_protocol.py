@@ -105,7 +105,7 @@ def example_session() -> WarzoneSession:
 def test_spec_4_2_worked_example_state_json() -> None:
     files = example_session().inputs()["A"].files
     document = json.loads(files["state.json"])
-    assert document["last_turn"]["bot"] == {"status": "ok", "seconds": None}  # the core gives no timing
+    assert document["last_turn"]["bot"] == {"status": "ok", "seconds": 0.0}  # Answer.seconds (0.0 here: no bot ran)
     document["last_turn"]["bot"]["seconds"] = 0.041
     assert document == json.loads((DATA / "spec-4.2-state-A-turn2.json").read_text())
     assert list(document) == list(json.loads((DATA / "spec-4.2-state-A-turn2.json").read_text()))
@@ -180,9 +180,9 @@ def test_p4_statuses_and_partial_files() -> None:
     owned = session.state.owned_by("A")[0]
     report = session.play_turn({"A": Answer(f"deploy 5 {owned}", Fault.TIMEOUT), "B": Answer(""),
                                 "C": Answer("", Fault.CRASH)})
-    assert report.record["bots"] == {"A": {"status": "timeout", "seconds": None},
-                                     "B": {"status": "no_file", "seconds": None},
-                                     "C": {"status": "crash", "seconds": None}}
+    assert report.record["bots"] == {"A": {"status": "timeout", "seconds": 0.0},
+                                     "B": {"status": "no_file", "seconds": 0.0},
+                                     "C": {"status": "crash", "seconds": 0.0}}
     assert session.state.armies[owned] == 5  # the file written before the kill is used
     assert session.state.players["B"].pool == pools["B"] + 3  # the pool carries over
     statuses = {seat: json.loads(i.files["state.json"])["last_turn"]["bot"]["status"]
