@@ -12,6 +12,8 @@ import json
 import sys
 from pathlib import Path
 
+import attrs
+
 from runner.bots.definition import load_bot
 from runner.bots.isolation import check_isolation
 from runner.bots.limits import Limits
@@ -173,13 +175,14 @@ def run(args: argparse.Namespace, streams) -> int:
             "calls bot servers over HTTP); set it to false to run the bots locally"
         )
     game = get_game(args.game or runner_config.game or DEFAULT_GAME)
-    fallback = {key: getattr(runner_config, key, None) for key in ("command_order",)}
+    players = _players(args, runner_config, game)
+    # a game option whose name is also a runner-config key (Tower Defence's command_order) defaults to it
+    fallback = {field.name: getattr(runner_config, field.name) for field in attrs.fields(RunnerConfig)}
     options = chosen_options(args, game.options, fallback)
     config_file = args.game_config
     if config_file is None and game.name == (runner_config.game or DEFAULT_GAME):
         config_file = runner_config.game_config_file_location  # the runner config's file is for its own game
     game_config = game.configure(config_file, options)
-    players = _players(args, runner_config, game)
     limits = _limits(args, runner_config, game)
     check_isolation(limits)  # e.g. --sandbox without bubblewrap: say so before round 0
     if args.startup_ms is not None and args.startup_ms <= 0:

@@ -1,0 +1,73 @@
+"""The worked example of runner/games/README.md is real code: register it and play it through the CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+import runner.games
+from runner.cli import main
+
+README = Path(runner.games.__file__).parent / "README.md"
+BOT = """\
+import sys
+pile = int(open("pile.txt").read())
+open("take.txt", "w").write(str(min(3, max(1, pile % 4 or 1))))
+"""
+
+
+@pytest.fixture
+def stones(monkeypatch: pytest.MonkeyPatch):
+    code = re.search(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL).group(1)
+    module = types.ModuleType("stones_example")
+    exec(compile(code, str(README), "exec"), module.__dict__)  # noqa: S102  (our own README)
+    monkeypatch.setitem(sys.modules, "stones_example", module)
+    monkeypatch.setitem(runner.games.GAMES, "stones", "stones_example")
+    return module.GAME
+
+
+def bot(folder: Path, nick: str) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "bot.json").write_text(json.dumps({
+        "author": "t", "email": "t@example.invalid", "nickName": nick, "botLocation": "/",
+        "botFileName": "bot.py", "botLanguage": "python3"}))
+    (folder / "bot.py").write_text(BOT)
+    return folder
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    return main(list(args), out=out, err=err), out.getvalue(), err.getvalue()
+
+
+def test_the_example_game_plays_verifies_and_lists(stones, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    a, b = bot(tmp_path / "a", "Alpha"), bot(tmp_path / "b", "Beta")
+    code, out, err = cli("match", "--game", "stones", str(a), str(b), "--pile", "10", "--output", str(tmp_path),
+                         "--name", "m", "--quiet")
+    assert (code, err) == (0, ""), err
+    summary = json.loads((tmp_path / "m" / "match.json").read_text())
+    assert summary["game"] == "stones" and summary["end_reason"] == "pile_empty"
+    assert summary["options"]["pile"] == 10 and summary["game_config"] == {"pile": 10}
+    # pile 10: A takes 2 (8 left), B takes 1 (7 left); A 3 (4), B 1 (3); A 3 (0): A took the last stone
+    assert summary["winner"] == "A" and summary["rounds"] == 3
+    assert (tmp_path / "m" / "Turn 004" / "result.txt").read_text() == "A - Alpha took the last stone\n"
+    assert cli("verify", str(tmp_path / "m"))[0] == 0
+    (tmp_path / "m" / "Turn 002" / "B - Beta" / "take.txt").write_text("3")
+    assert cli("verify", str(tmp_path / "m"))[0] == 1
+    assert "stones" in cli("games")[1]
+    with pytest.raises(SystemExit):
+        cli("match", "--game", "stones", "--help")  # argparse prints help on sys.stdout, then exits 0
+    assert "stones options:\n  --pile N" in capsys.readouterr().out
+
+
+def test_a_bad_option_value_is_one_line(stones, tmp_path: Path) -> None:
+    a, b = bot(tmp_path / "a", "Alpha"), bot(tmp_path / "b", "Beta")
+    code, _, err = cli("match", "--game", "stones", str(a), str(b), "--pile", "0", "--output", str(tmp_path))
+    assert code == 2 and err == "error: --pile must be at least 1, got 0\n"
+    assert not list(tmp_path.glob("20*"))  # no match folder for a match that never started
