@@ -16,6 +16,7 @@ from runner.games.interface import FileReport
 from runner.games.tower_defence import config_file
 from runner.games.tower_defence.logs import layout
 from runner.schemas import Problem
+from runner.validate import check_json, validate_path
 
 #: Schema names (`schema/<name>.schema.json`) of Tower Defence's own files.
 GAME_CONFIG, STATE = schemas.GAME_CONFIG, schemas.STATE
@@ -75,18 +76,6 @@ def _check_game_config(path: Path, raw: bytes) -> list[Problem]:
     return config_file.parse_game_config(raw, config_file.game_config_format(path, raw))[1]
 
 
-def check_json(name: str, raw: bytes, *rules) -> tuple[Any, list[Problem]]:
-    """Parse JSON, check `schema/<name>.schema.json`, then (only if that passed) the extra rules."""
-    data, problems = config.decode_json(raw)
-    if problems:
-        return None, problems
-    problems = schemas.check_schema(name, data)
-    if not problems:
-        for rule in rules:
-            problems.extend(rule(data))
-    return data, problems
-
-
 def check_state_board(state: dict[str, Any]) -> Iterable[Problem]:
     """Rules of a JSON state that its schema cannot express: the board matches mapWidth x mapHeight (spec 7.1)."""
     details = state["gameDetails"]
@@ -142,9 +131,7 @@ _LOG_FILES = ("game-config.json", "game-config.properties", "match.json", config
 def _validate_log_file(path: Path) -> list[FileReport]:
     if path.name.lower().startswith("game-config"):
         return validate_tower_defence(path, GAME_CONFIG) or []
-    from runner.validate import validate_path  # the core checks the generic files
-
-    return validate_path(path)
+    return validate_path(path)  # the core checks the generic files
 
 # ---------------------------------------------------------------------------------------------------------
 # Match-log folders
