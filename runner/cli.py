@@ -41,12 +41,25 @@ def build_parser(only: str | None = None, argv: Sequence[str] = ()) -> argparse.
     parser.add_argument("--version", action="version", version=f"td-runner {__version__}")
     parser.add_argument("--traceback", action="store_true", help="re-raise unexpected errors (debugging)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in SUBCOMMANDS if only is None else (only,):
+    for name in SUBCOMMANDS if only is None else (only,) if only in SUBCOMMANDS else ():
         module = importlib.import_module(f"runner.commands.{name}")
         sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(sub, list(argv))
         sub.set_defaults(handler=module.run)
+    if only is None or only not in SUBCOMMANDS:
+        for tool in game_tools():  # a game's own commands (`td-runner warzone-map`), after the core's
+            if only is None or tool.name == only:
+                sub = subparsers.add_parser(tool.name, help=tool.help, description=tool.help)
+                tool.add_arguments(sub)
+                sub.set_defaults(handler=tool.run)
     return parser
+
+
+def game_tools() -> list:
+    """Every game's `tools`, in registry order (imported only when the command is not a core one)."""
+    from runner.games import all_games
+
+    return [tool for game in all_games() for tool in game.tools]
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -56,7 +69,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     try:
         arguments = list(sys.argv[1:] if argv is None else argv)
         chosen = next((a for a in arguments if not a.startswith("-")), None)
-        args = build_parser(chosen if chosen in SUBCOMMANDS else None, arguments).parse_args(arguments)
+        known = chosen in SUBCOMMANDS or chosen in {tool.name for tool in game_tools()}
+        args = build_parser(chosen if known else None, arguments).parse_args(arguments)
         if args.command is None:
             raise UserError("no command given; try `td-runner --help`")
         return int(args.handler(args, streams))

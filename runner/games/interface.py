@@ -11,7 +11,7 @@ Data flows one way: config -> Session state -> `inputs()` (views) -> bots -> `An
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
@@ -59,6 +59,20 @@ class Option:
     metavar: str | None = None
     choices: tuple[str, ...] | None = None
     default: Any = None
+
+
+@attrs.frozen
+class Tool:
+    """A game's own subcommand, e.g. `td-runner warzone-map` (a random valid map).
+
+    `add_arguments(parser)` adds its options to an argparse parser; `run(args, streams)` does the work and
+    returns the exit code, printing to `streams.out` / `streams.err` (a UserError becomes one line, exit 2).
+    """
+
+    name: str
+    help: str
+    add_arguments: Callable[[Any], None]
+    run: Callable[[Any, Any], int]
 
 
 @attrs.frozen
@@ -238,6 +252,7 @@ class Game(Protocol):
     end_reasons: Mapping[str, str]  # end_reason -> words for the result line
     console_prompt: str | None  # the prompt of a human player at the terminal; None: no console players
     languages: Mapping[str, tuple[str, ...]]  # botLanguage -> launch argv template the game adds (koth-js)
+    tools: tuple[Tool, ...]  # the game's own subcommands (`td-runner warzone-map`)
 
     def seats(self, player_count: int) -> tuple[str, ...]:
         """The seat names for this many players (`A`, `B`; `A`..`F`; `defender`, `invader`)."""
@@ -287,6 +302,7 @@ class GameDefaults:
     end_reasons: Mapping[str, str] = {}
     console_prompt: str | None = None
     languages: Mapping[str, tuple[str, ...]] = {}
+    tools: tuple[Tool, ...] = ()
 
     def config_problems(self, data: Any) -> list[Any]:
         return []

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from runner.errors import UserError
-from runner.games.interface import AnswerFile, BotMode, Check, FileReport, JsonlLog, Option
+from runner.games.interface import AnswerFile, BotMode, Check, FileReport, GameDefaults, JsonlLog, Option
 from runner.games.invaders import logs
 from runner.games.invaders.config import (
     DEFAULT_MAX_TURNS,
@@ -36,7 +36,7 @@ def positive_int(text: str) -> int:
     return value
 
 
-class InvadersGame:
+class InvadersGame(GameDefaults):
     """The 1-D defenders-vs-invaders king-of-the-hill (shared/spec/invaders.md)."""
 
     name = "invaders"

@@ -81,6 +81,7 @@ class TowerDefence:
         "do_nothing_limit": "a bot did nothing too many consecutive rounds",
     }
     languages: Mapping[str, tuple[str, ...]] = {}
+    tools: tuple = ()
     console_prompt: str = (
         "Enter x,y,type (0 defence, 1 attack, 2 energy, 3 deconstruct, 4 tesla, 5 iron curtain): "
     )
