@@ -5,12 +5,15 @@ of a Tower Defence round. A persistent bot is started once, under the same limit
 per-turn bot; each turn the runner writes the turn's files (if the game has any), sends one line, and reads
 stdout lines until the game accepts one as this turn's answer (`Game.accept_line`), or the time is up.
 
-Time: the first answer may take `startup_ms` (interpreters and JVMs load), every later one `limits.timeout_ms`.
-A late answer is not waited for: the bot keeps running and, when the game's lines carry the turn number
-(Tower Defence's `C;<round>;<command>`), its stale answer is dropped next turn. A bot whose process ended
-(crash, end of output) fails every later turn without being restarted. stderr, and stdout lines that are
-not answers, are the turn's output (capped like a per-turn bot's). The whole process tree is killed in
-`close()`, on every path out of the match.
+Time: the turn that starts the process may take `startup_ms` (interpreters and JVMs load), every later one
+`limits.timeout_ms` (so a bot that never answers costs the usual limit per turn, not the start-up one). Sending
+the request counts too: stdin is written without blocking, and what a bot has not read yet is sent before the
+next request. A late answer is not waited for: the bot keeps running and, when the game's lines carry the turn
+number (Tower Defence's `C;<round>;<command>`), its stale answer is dropped next turn. A bot whose process
+ended (crash, end of output, closed input) fails every later turn without being restarted; one that could not
+be started fails every turn with that reason. stderr, and stdout lines that are not answers, are the turn's
+output (capped like a per-turn bot's, the rest counted). The whole process tree is killed in `close()`, on
+every path out of the match.
 
 Thread-safe in the way the match loop uses it: one thread per bot, `ask` and `close` never concurrently.
 """
@@ -40,6 +43,7 @@ from runner.bots.process import (
 #: Default wall-clock limit for the first answer (process start-up included).
 STARTUP_MS = 10_000
 _READ_CHUNK = 1 << 16
+_SWEEP_GRACE_S = 2.0
 _LINE_CAP = 1 << 20  # a longer stdout "line" is cut: no bot may grow the runner's memory without bound
 
 #: Game hook: a stdout line -> this turn's answer, or None to keep reading (`Game.accept_line`).
@@ -60,8 +64,9 @@ class PersistentBot:
         self.plan: isolation.LaunchPlan | None = None
         self.marker = os.urandom(8).hex()
         self.pending = b""  # stdout bytes after the last complete line
-        self.answered = False  # the first answer (the start-up) has arrived
+        self.unsent = b""  # request bytes the bot has not read yet (a busy bot stops reading stdin)
         self.dead_reason: str | None = None  # set once the process is gone: every later turn fails with it
+        self.dead_status = TurnStatus.CRASH  # FAILED_TO_START when it never started
         self.exit_code: int | None = None
         self.info_read: int | None = None
 
@@ -78,7 +83,6 @@ class PersistentBot:
             self.info_read, info_write = os.pipe()
         # no CPU-time rlimit: it counts the whole match, not a turn; the wall clock bounds each answer
         plan = isolation.plan_launch(self.limits.persistent(), str(self.bot.bot_dir), info_write)
-        self.plan = plan
         try:
             self.proc = subprocess.Popen(
                 [*plan.prefix, *self.bot.argv],
@@ -92,16 +96,21 @@ class PersistentBot:
                 pass_fds=() if info_write is None else (info_write,),
             )
         except OSError as exc:
+            if self.info_read is not None:
+                os.close(self.info_read)
+                self.info_read = None
             return f"failed to start {self.bot.argv[0]}: {exc.strerror or exc}"
         finally:
             if info_write is not None:
                 os.close(info_write)
-        for stream in (self.proc.stdout, self.proc.stderr):
+        self.plan = plan
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             os.set_blocking(stream.fileno(), False)  # type: ignore[union-attr]
         return None
 
     def close(self) -> None:
-        """Kill the whole process tree (idempotent)."""
+        """Kill the whole process tree (idempotent); later turns fail without starting a process."""
+        self.dead_reason = self.dead_reason or "the bot was closed by the runner"  # never started again
         proc = self.proc
         if proc is None or self.plan is None:
             return
@@ -110,14 +119,17 @@ class PersistentBot:
             try:
                 stream.close()  # type: ignore[union-attr]
             except OSError:
-                pass
+                pass  # stdin with unsent bytes: its flush fails on a full or closed pipe
         end_tree(proc, self.plan.isolation, timed_out=not has_exited(proc.pid))
         if self.info_read is not None:
             isolation.await_sandbox_gone(self.info_read, 2.0)
             os.close(self.info_read)
             self.info_read = None
         if self.plan.isolation is isolation.Isolation.PROCESS_GROUP:
-            isolation.sweep_marked(self.marker)
+            # a SIGKILLed process shows in /proc until it is scheduled to die: sweep until a pass finds none
+            give_up = time.perf_counter() + _SWEEP_GRACE_S
+            while isolation.sweep_marked(self.marker) and time.perf_counter() < give_up:
+                time.sleep(0.001)
 
     # -- one turn -------------------------------------------------------------------------------------------
 
@@ -132,46 +144,36 @@ class PersistentBot:
                 write_turn_files(dir_fd, files, self.answer_name, events)
             finally:
                 os.close(dir_fd)
-        if self.proc is None and self.dead_reason is None:
+        starting = self.proc is None and self.dead_reason is None
+        if starting:
             problem = self._start()
             if problem:
-                self.dead_reason = problem
-                return TurnOutcome(TurnStatus.FAILED_TO_START, "", 0.0, "", None, (*events, problem))
+                self.dead_reason, self.dead_status = problem, TurnStatus.FAILED_TO_START
         if self.dead_reason is not None:
-            return TurnOutcome(TurnStatus.CRASH, "", 0.0, "", self.exit_code, (*events, self.dead_reason))
-        limit_ms = self.limits.timeout_ms if self.answered else max(self.startup_ms, self.limits.timeout_ms)
+            return TurnOutcome(self.dead_status, "", 0.0, "", self.exit_code, (*events, self.dead_reason))
+        limit_ms = max(self.startup_ms, self.limits.timeout_ms) if starting else self.limits.timeout_ms
         started = time.perf_counter()
         output = Capture(self.limits.output_cap_bytes)
-        answer = self._send(line, output, events)
-        if answer is None and self.dead_reason is None:
-            answer = self._read_answer(turn, started + limit_ms / 1000, output)
+        self.unsent += line.encode("utf-8") + b"\n"
+        answer = self._exchange(turn, started + limit_ms / 1000, output)
         seconds = time.perf_counter() - started
         if output.dropped:
             events.append(f"output truncated: {format_size(output.dropped)} dropped")
         if answer is not None:
-            self.answered = True
             return TurnOutcome(TurnStatus.OK, answer, seconds, output.text(), None, tuple(events))
         if self.dead_reason is not None:
             events.append(self.dead_reason)
             return TurnOutcome(TurnStatus.CRASH, "", seconds, output.text(), self.exit_code, tuple(events))
-        what = "start-up and first answer" if not self.answered else "answer"
+        what = "start-up and first answer" if starting else "answer"
         events.append(f"no {what} within {limit_ms} ms; the bot keeps running, a late answer is dropped")
         return TurnOutcome(TurnStatus.TIMEOUT, "", seconds, output.text(), None, tuple(events))
 
-    def _send(self, line: str, output: Capture, events: list[str]) -> str | None:
-        """Write the request line; on a closed pipe the process has ended (None: go on reading)."""
-        assert self.proc is not None and self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(line.encode("utf-8") + b"\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, ValueError, OSError):
-            self._collect_stderr(output)
-            self._mark_dead()
-        return None
-
-    def _read_answer(self, turn: int, deadline: float, output: Capture) -> str | None:
-        """Read stdout lines until one is accepted, the deadline passes, or the process ends."""
+    def _exchange(self, turn: int, deadline: float, output: Capture) -> str | None:
+        """Send the unsent request bytes and read stdout lines until one is accepted, the deadline passes, or
+        the process ends. Writing and reading share one poll: a bot blocked on a full stdout pipe is not
+        reading stdin, so waiting for either alone could wait for the deadline."""
         assert self.proc is not None
+        into = self.proc.stdin.fileno()  # type: ignore[union-attr]
         out = self.proc.stdout.fileno()  # type: ignore[union-attr]
         err = self.proc.stderr.fileno()  # type: ignore[union-attr]
         answer = self._take_lines(turn, output)  # lines that arrived after last turn's deadline
@@ -180,12 +182,20 @@ class PersistentBot:
         poller = select.poll()
         poller.register(out, select.POLLIN)
         poller.register(err, select.POLLIN)
+        poller.register(into, select.POLLOUT)
         while True:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 self._collect_stderr(output)
                 return None
             for fd, _ in poller.poll(max(1, int(remaining * 1000 + 0.999))):
+                if fd == into:
+                    if not self._write_request():
+                        self._mark_dead(output, "closed its input and stopped answering")
+                        return None
+                    if not self.unsent:
+                        poller.unregister(into)
+                    continue
                 if fd == err:
                     if not self._read_into(err, output):
                         poller.unregister(err)
@@ -194,8 +204,7 @@ class PersistentBot:
                 if chunk is None:
                     continue
                 if chunk == b"":
-                    self._collect_stderr(output)
-                    self._mark_dead()
+                    self._mark_dead(output, "closed its output and stopped answering")
                     return None
                 self.pending += chunk
                 answer = self._take_lines(turn, output)
@@ -203,19 +212,35 @@ class PersistentBot:
                     self._collect_stderr(output)
                     return answer
 
+    def _write_request(self) -> bool:
+        """Write what the pipe takes of the unsent request bytes; False when the bot closed its stdin."""
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            written = os.write(self.proc.stdin.fileno(), self.unsent)
+        except BlockingIOError:
+            return True
+        except OSError:  # BrokenPipeError: SIGPIPE is ignored in Python
+            return False
+        self.unsent = self.unsent[written:]
+        return True
+
     def _take_lines(self, turn: int, output: Capture) -> str | None:
         """Consume complete stdout lines: the first the game accepts is the answer, the others are output."""
-        while b"\n" in self.pending:
-            raw, self.pending = self.pending.split(b"\n", 1)
-            text = raw.decode("utf-8", errors="replace").removesuffix("\r")
-            answer = self.accept(text, turn)
-            if answer is not None:
-                return answer
-            output.kept += raw[: max(0, output.cap - len(output.kept))] + b"\n"
+        pending, start, answer = self.pending, 0, None
+        while answer is None:
+            end = pending.find(b"\n", start)
+            if end < 0:
+                break
+            raw = pending[start:end]
+            start = end + 1  # one slice per line, not a copy of the rest: a flood of short lines stays linear
+            answer = self.accept(raw.decode("utf-8", errors="replace").removesuffix("\r"), turn)
+            if answer is None:
+                _keep(output, raw + b"\n")
+        self.pending = pending[start:]
         if len(self.pending) > _LINE_CAP:
-            output.dropped += len(self.pending)
+            _keep(output, self.pending)
             self.pending = b""
-        return None
+        return answer
 
     @staticmethod
     def _read(fd: int) -> bytes | None:
@@ -239,15 +264,26 @@ class PersistentBot:
             except (OSError, ValueError):
                 pass
 
-    def _mark_dead(self) -> None:
+    def _mark_dead(self, output: Capture, reason_if_running: str) -> None:
         """The process closed its output or its input: wait briefly for its exit status, then say why."""
-        assert self.proc is not None
+        assert self.proc is not None and self.plan is not None
+        _keep(output, self.pending)  # a last line without its newline is output too
+        self.pending = b""
         try:
             code = self.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
-            self.dead_reason = "closed its output and stopped answering"
+            self._collect_stderr(output)
+            self.dead_reason = reason_if_running
             return
-        assert self.plan is not None
-        self.exit_code = isolation.bot_exit_code(self.plan.isolation, code, Capture(0))
+        # after the exit: the last of stderr, where a launch wrapper's own last words are (see bot_exit_code)
+        self._collect_stderr(output)
+        self.exit_code = isolation.bot_exit_code(self.plan.isolation, code, output)
         detail = "exited normally" if self.exit_code == 0 else describe_exit(self.exit_code)
         self.dead_reason = f"the bot process ended ({detail}); it is not restarted"
+
+
+def _keep(output: Capture, data: bytes) -> None:
+    """Add stdout bytes to the turn's output, within its cap; the rest is counted as dropped."""
+    room = max(0, output.cap - len(output.kept))
+    output.kept += data[:room]
+    output.dropped += max(0, len(data) - room)
