@@ -21,7 +21,17 @@ from runner.bots.limits import Limits
 from runner.bots.outcome import TurnOutcome, TurnStatus
 from runner.bots.persistent import STARTUP_MS, PersistentBot
 from runner.bots.process import run_turn
-from runner.games.interface import Answer, BotMode, Fault, FolderLog, Game, Outcome, Session, TurnReport
+from runner.games.interface import (
+    Answer,
+    BotMode,
+    Fault,
+    FolderLog,
+    Game,
+    Outcome,
+    Session,
+    TimeBudget,
+    TurnReport,
+)
 from runner.matchlog.writer import MatchLogWriter
 
 INTERRUPTED = "interrupted"
@@ -61,15 +71,48 @@ class PlayerTally:
     bot_seconds: float = 0.0
     turns: int = 0  # turns this seat's bot was asked
     events: list[dict[str, Any]] = attrs.field(factory=list)
+    answer_seconds: list[float] = attrs.field(factory=list)  # every answer's time, for mean/p99/max
+    block: list[float] = attrs.field(factory=list)  # answer times of the current budget block
 
     def record_turn(self, round_number: int, outcome: TurnOutcome) -> None:
         self.turns += 1
         self.bot_seconds += outcome.seconds
+        self.answer_seconds.append(outcome.seconds)
         if outcome.status is TurnStatus.TIMEOUT:
             self.timeouts += 1
         elif outcome.status in (TurnStatus.CRASH, TurnStatus.FAILED_TO_START):
             self.crashes += 1
         self.events.extend({"round": round_number, "event": event} for event in outcome.events)
+
+    def over_budget(self, budget: TimeBudget, round_number: int, seconds: float) -> str | None:
+        """Add one answer to the current block; at the block's end, why it broke the budget (or None).
+
+        The first answer (start-up included) has its own limit and does not count (invaders spec 18).
+        """
+        if self.turns <= 1:
+            return None
+        self.block.append(seconds)
+        if len(self.block) < budget.block_turns:
+            return None
+        mean_ms = sum(self.block) / len(self.block) * 1000
+        first = round_number - len(self.block) + 1
+        self.block.clear()
+        if mean_ms <= budget.mean_ms:
+            return None
+        return (f"mean answer time {mean_ms:.1f} ms over turns {first}-{round_number} is over the budget of "
+                f"{budget.mean_ms:g} ms per {budget.block_turns} turns")
+
+    def answer_ms(self) -> dict[str, float] | None:
+        """mean, p99 and max answer time in milliseconds (None before any answer)."""
+        if not self.answer_seconds:
+            return None
+        ordered = sorted(self.answer_seconds)
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        return {
+            "mean": round(sum(ordered) / len(ordered) * 1000, 3),
+            "p99": round(p99 * 1000, 3),
+            "max": round(ordered[-1] * 1000, 3),
+        }
 
     @property
     def failed_every_turn(self) -> bool:
@@ -120,6 +163,7 @@ class MatchSummary:
                     "crashes": tally.crashes,
                     "invalid_commands": tally.invalid_commands,
                     "bot_seconds": round(tally.bot_seconds, 3),
+                    "answer_ms": tally.answer_ms(),
                     "events": tally.events,
                 }
             )
@@ -260,12 +304,18 @@ class MatchRunner:
         inputs = session.inputs()
         view = session.text_view() if self._needs_view(active) else ""
         outcomes = self.run_players(turn, active, inputs, view)
+        answers = {}
         for seat, outcome in outcomes.items():
-            self.tallies[seat].record_turn(turn, outcome)
-        answers = {
-            seat: Answer(outcome.command, _FAULTS.get(outcome.status), outcome.seconds)
-            for seat, outcome in outcomes.items()
-        }
+            tally = self.tallies[seat]
+            tally.record_turn(turn, outcome)
+            fault = _FAULTS.get(outcome.status)
+            budget = self.game.time_budget
+            if budget is not None and seat in self.persistent:
+                broken = tally.over_budget(budget, turn, outcome.seconds)
+                if broken is not None:
+                    tally.events.append({"round": turn, "event": broken})
+                    fault = fault or Fault.OVER_BUDGET
+            answers[seat] = Answer(outcome.command, fault, outcome.seconds)
         report = session.play_turn(answers)
         self.turns_played += 1
         for seat in report.rejected:

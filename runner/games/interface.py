@@ -62,6 +62,15 @@ class Option:
 
 
 @attrs.frozen
+class TimeBudget:
+    """A limit on a persistent bot's mean answer time over consecutive blocks of turns (Invaders: 15 ms over
+    each 100 turns). The turn that closes a block whose mean is over gets the fault `OVER_BUDGET`."""
+
+    block_turns: int = 100
+    mean_ms: float = 15.0
+
+
+@attrs.frozen
 class Tool:
     """A game's own subcommand, e.g. `td-runner warzone-map` (a random valid map).
 
@@ -253,6 +262,7 @@ class Game(Protocol):
     console_prompt: str | None  # the prompt of a human player at the terminal; None: no console players
     languages: Mapping[str, tuple[str, ...]]  # botLanguage -> launch argv template the game adds (koth-js)
     tools: tuple[Tool, ...]  # the game's own subcommands (`td-runner warzone-map`)
+    time_budget: TimeBudget | None  # a mean answer time limit over blocks of turns, besides timeout_ms
 
     def seats(self, player_count: int) -> tuple[str, ...]:
         """The seat names for this many players (`A`, `B`; `A`..`F`; `defender`, `invader`)."""
@@ -303,6 +313,7 @@ class GameDefaults:
     console_prompt: str | None = None
     languages: Mapping[str, tuple[str, ...]] = {}
     tools: tuple[Tool, ...] = ()
+    time_budget: TimeBudget | None = None
 
     def config_problems(self, data: Any) -> list[Any]:
         return []

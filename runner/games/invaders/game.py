@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from runner.errors import UserError
-from runner.games.interface import AnswerFile, BotMode, Check, FileReport, GameDefaults, JsonlLog, Option
+from runner.games.interface import AnswerFile, BotMode, Check, FileReport, GameDefaults, JsonlLog, Option, TimeBudget
 from runner.games.invaders import logs
 from runner.games.invaders.config import (
     DEFAULT_MAX_TURNS,
@@ -47,6 +47,7 @@ class InvadersGame(GameDefaults):
     default_mode = BotMode.PERSISTENT
     answer_file = AnswerFile()  # unused: invaders bots answer on stdout
     timeout_ms = 1000  # spec 18: the hard per-answer ceiling
+    time_budget = TimeBudget(block_turns=100, mean_ms=15.0)  # spec 18: 15 ms on average over each 100 turns
     log = JsonlLog()
     options = (
         Option(

@@ -82,6 +82,7 @@ class TowerDefence:
     }
     languages: Mapping[str, tuple[str, ...]] = {}
     tools: tuple = ()
+    time_budget: None = None
     console_prompt: str = (
         "Enter x,y,type (0 defence, 1 attack, 2 energy, 3 deconstruct, 4 tesla, 5 iron curtain): "
     )
