@@ -12,6 +12,7 @@ import attrs
 
 from runner import __version__
 from runner.errors import ExitCode, UserError
+from runner.interrupts import Terminated
 
 #: Subcommand modules under runner/commands/, in the order `--help` lists them.
 SUBCOMMANDS = ("match", "verify", "diff", "replay", "validate", "games", "languages")
@@ -43,7 +44,7 @@ def build_parser(only: str | None = None, argv: Sequence[str] = ()) -> argparse.
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in SUBCOMMANDS if only is None else (only,) if only in SUBCOMMANDS else ():
         module = importlib.import_module(f"runner.commands.{name}")
-        sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
+        sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP, epilog=module.EXITS)
         module.add_arguments(sub, list(argv))
         sub.set_defaults(handler=module.run)
     if only is None or only not in SUBCOMMANDS:
@@ -77,6 +78,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     except UserError as exc:
         print(f"error: {exc}", file=streams.err)
         return ExitCode.USAGE
+    except Terminated:
+        print("terminated", file=streams.err)
+        return ExitCode.TERMINATED
     except KeyboardInterrupt:
         print("interrupted", file=streams.err)
         return ExitCode.INTERRUPTED

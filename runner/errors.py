@@ -10,7 +10,8 @@ class ExitCode(enum.IntEnum):
     DIFFERENT = 1  # the tool ran and found differences (verify, diff, validate), like Unix diff
     USAGE = 2  # bad arguments or input the user can fix
     BUG = 70  # unexpected exception (EX_SOFTWARE)
-    INTERRUPTED = 130
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+    TERMINATED = 143  # SIGTERM (128 + SIGTERM), as a shell reports it
 
 
 class UserError(Exception):

@@ -250,7 +250,8 @@ class MatchRunner:
         # disk's latency (many small files a turn) stays off the turn loop
         self.log_writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="log")
         self.log_writes: list[concurrent.futures.Future[None]] = []
-        self.turns_played = 0  # match.json's `rounds` (Tower Defence: the number of the final round folder)
+        self.turns_played = 0
+        self.stopped_by: KeyboardInterrupt | None = None  # what interrupted the match, if anything  # match.json's `rounds` (Tower Defence: the number of the final round folder)
 
     def _limits_for(self, seat: str) -> Limits:
         """In the sandbox, each bot also loses sight of the other bots' folders and of the match log
@@ -273,8 +274,9 @@ class MatchRunner:
                 self.play_one_turn()
             self.write_final_turn()
             end_reason = outcome.reason
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (runner.interrupts.Terminated)
             outcome = None
+            self.stopped_by = stop
         finally:
             self.pool.shutdown(wait=True, cancel_futures=True)
             for bot in self.persistent.values():

@@ -12,7 +12,6 @@ from runner.bots.outcome import TurnOutcome
 from runner.games.interface import Session, TurnReport
 from runner.match import MatchSummary, Player
 
-INTERRUPTED_WORDS = "interrupted"
 #: The result line shows this many of the game's standings (its first ones: score, health for Tower Defence).
 SHOWN_STANDINGS = 2
 
@@ -37,11 +36,12 @@ def result_line(summary: MatchSummary, end_reasons: dict[str, str] | None = None
         verdict = "tie at the top: " + ", ".join(names[s] for s in summary.outcome.ranking[0])
     else:
         verdict = "tie"
-    words = (end_reasons or {}).get(summary.end_reason, summary.end_reason)
-    if summary.interrupted:
-        words = INTERRUPTED_WORDS
+    rounds = f"{summary.rounds} round{'' if summary.rounds == 1 else 's'}"
+    line = f"{verdict} after {rounds}"
+    if not summary.interrupted:  # "interrupted after 13 rounds (interrupted)" says it twice
+        line += f" ({(end_reasons or {}).get(summary.end_reason, summary.end_reason)})"
     numbers = _numbers(summary)
-    line = f"{verdict} after {summary.rounds} rounds ({words})" + (f": {numbers}" if numbers else "")
+    line += f": {numbers}" if numbers else ""
     failing = summary.failing_players
     if failing:
         line += "; never answered: " + ", ".join(p.name for p in failing)
@@ -91,7 +91,8 @@ class MatchDisplay:
             )
             self.progress.update(self.task, completed=round_number + 1, standings=text)
         if self.verbose and not self.quiet:
-            self.progress.console.print(f"round {round_number}: errors {list(report.events)}", markup=False)
+            for event in report.events:  # nothing printed for a round without errors
+                self.progress.console.print(f"round {round_number}: {event}", markup=False)
             for seat, outcome in outcomes.items():
                 for event in outcome.events:
                     self.progress.console.print(f"round {round_number}: {seat}: {event}", markup=False)

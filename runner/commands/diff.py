@@ -10,6 +10,7 @@ from runner.errors import ExitCode, UserError
 from runner.games import game_of_log
 
 HELP = "compare two match logs turn by turn (exit 0 identical, 1 different, 2 bad input)"
+EXITS = "exit codes: 0 identical, 1 different, 2 not a log or bad input, 70 a bug"
 
 
 def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:

@@ -9,6 +9,7 @@ from runner.games import all_games
 from runner.games.interface import Game
 
 HELP = "list the games: name, number of players, how bots run, one line of description"
+EXITS = "exit codes: 0, 70 a bug"
 
 
 def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:

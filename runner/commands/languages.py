@@ -13,6 +13,7 @@ from runner.config import load_runner_config
 from runner.errors import ExitCode
 
 HELP = "print the launch table: each botLanguage, its command line, and whether its program is on this machine"
+EXITS = "exit codes: 0, 2 bad runner config, 70 a bug"
 
 
 def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:

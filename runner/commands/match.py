@@ -22,10 +22,12 @@ from runner.config import RunnerConfig, load_runner_config
 from runner.errors import ExitCode, UserError
 from runner.games import DEFAULT_GAME, GAMES, get_game
 from runner.games.interface import BotMode, Game
+from runner.interrupts import Terminated, sigterm_as_interrupt
 from runner.match import MatchRunner, MatchSettings, MatchSummary, Player
 from runner.terminal import MatchDisplay
 
 HELP = "run a match between bot folders and write its log"
+EXITS = "exit codes: 0 the match was played (even if a bot crashed), 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 70 a bug"
 
 DEFAULT_RUNNER_CONFIG = Path("game-runner-config.json")
 CONSOLE_PLAYER = "console"
@@ -116,7 +118,13 @@ def _players(args: argparse.Namespace, runner_config: RunnerConfig, game: Game) 
                 raise UserError(f"{game.name} has no console players; give a bot folder for seat {seat}")
             players.append(Player(seat, f"{seat} - Console", None))
             continue
-        bot = load_bot(Path(folder), {**game.languages, **runner_config.languages})
+        try:
+            bot = load_bot(Path(folder), {**game.languages, **runner_config.languages})
+        except UserError as exc:
+            if args.players:
+                raise
+            key = f"player-{seat.lower()}" if seat in "AB" else "player"
+            raise UserError(f"{runner_config.source or 'runner config'}: {key}: {exc}") from None
         if bot.persistent and BotMode.PERSISTENT not in game.bot_modes:
             raise UserError(f"{bot.player_dir / 'bot.json'}: persistent is true, but {game.name} bots run once per turn")
         players.append(Player(seat, f"{seat} - {bot.nick_name}", bot))
@@ -209,8 +217,9 @@ def run(args: argparse.Namespace, streams) -> int:
     display = MatchDisplay(streams.out, players, session.turn_limit, quiet=args.quiet, verbose=verbose,
                            end_reasons=dict(game.end_reasons))
     console = _console_input(streams, game.console_prompt or "")
-    with display:
-        summary: MatchSummary = MatchRunner(game, session, settings, display, console).run()
+    runner = MatchRunner(game, session, settings, display, console)
+    with sigterm_as_interrupt(), display:
+        summary: MatchSummary = runner.run()
     display.show_result(summary)
     for player in summary.failing_players:
         tally = summary.tallies[player.seat]
@@ -218,9 +227,15 @@ def run(args: argparse.Namespace, streams) -> int:
         print(f"warning: {player.name} never answered in {tally.turns} turns (last: {last}); "
               f"see {player.seat}'s bot output in {folder}", file=streams.err)
     if summary.interrupted:
-        print(f"interrupted: the log of the {summary.rounds} rounds played is in {folder}", file=streams.err)
-        return ExitCode.INTERRUPTED
+        terminated = isinstance(runner.stopped_by, Terminated)
+        print(f"{'terminated' if terminated else 'interrupted'}: the log of the {_rounds(summary.rounds)} played "
+              f"is in {folder}", file=streams.err)
+        return ExitCode.TERMINATED if terminated else ExitCode.INTERRUPTED
     return ExitCode.OK
+
+
+def _rounds(count: int) -> str:
+    return f"{count} round{'' if count == 1 else 's'}"
 
 
 def _is_json(value: object) -> bool:

@@ -15,6 +15,7 @@ from runner.errors import ExitCode
 from runner.games import all_games, game_of_log
 
 HELP = "replay a match log's commands through the rules and compare every turn's files"
+EXITS = "exit codes: 0 identical, 1 different, 2 not a log or bad input, 70 a bug"
 
 
 def _verify_options():

@@ -94,3 +94,25 @@ def test_not_a_match_log_exits_2(tmp_path: Path, make: str) -> None:
 def test_bad_order_value_exits_2(conformance_root: Path) -> None:
     code, _, err = run_cli("verify", str(conformance_root / TRACE), "--order", "C,D")
     assert code == 2 and "--order" in err
+
+
+def test_an_interrupted_log_whose_rounds_are_identical_verifies(tmp_path: Path) -> None:
+    """A match stopped by Ctrl-C/SIGTERM has no final round: verify says identical (exit 0) with a note."""
+    from runner.cli import main as cli_main
+
+    bots = Path(__file__).resolve().parents[1] / "match" / "bots"
+    code = cli_main(["match", str(bots / "idle"), str(bots / "echo"), "--output", str(tmp_path), "--name", "m",
+                     "--max-rounds", "12", "--quiet"], out=io.StringIO(), err=io.StringIO())
+    assert code == 0
+    folder = tmp_path / "m"
+    for number in range(7, 14):  # as if stopped after round 6 was played
+        shutil.rmtree(folder / f"Round {number:03d}")
+    summary = json.loads((folder / "match.json").read_text())
+    (folder / "match.json").write_text(json.dumps({**summary, "end_reason": "interrupted", "winner": None}))
+    out = io.StringIO()
+    assert cli_main(["verify", str(folder)], out=out, err=io.StringIO()) == 0
+    assert "identical: all 7 rounds; the match was interrupted" in out.getvalue()
+    shutil.rmtree(folder / "Round 003")
+    out = io.StringIO()
+    assert cli_main(["verify", str(folder)], out=out, err=io.StringIO()) == 1
+    assert "first difference: round 3: the log lacks the folder Round 003" in out.getvalue()

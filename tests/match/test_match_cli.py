@@ -192,11 +192,16 @@ def test_verbose_mode_prints_each_rounds_errors(tmp_path: Path, bots: Path) -> N
     code, out, _ = run_cli("match", str(bots / "garbage"), str(bots / "idle"), "--output", str(tmp_path),
                            "--name", "v", "--max-rounds", "1", "--verbose")
     assert code == 0
-    assert "round 0: errors ['Player A: Unable to parse command" in out
+    assert "round 0: Player A: Unable to parse command" in out
+    assert "errors []" not in out  # a round without errors prints nothing
     assert "winner" in out or "tie" in out
 
 
-def test_ctrl_c_keeps_the_played_rounds_and_exits_130(tmp_path: Path, bots: Path) -> None:
+@pytest.mark.parametrize(("signal_name", "exit_code", "word"), [("SIGINT", 130, "interrupted"),
+                                                               ("SIGTERM", 143, "terminated")])
+def test_ctrl_c_or_sigterm_keeps_the_played_rounds(tmp_path: Path, bots: Path, signal_name: str, exit_code: int,
+                                                   word: str) -> None:
+    """Ctrl-C (130) and SIGTERM (143: `timeout`, `docker stop`, a CI cancel) both end the match cleanly."""
     import signal
     import subprocess
     import sys
@@ -215,15 +220,15 @@ def test_ctrl_c_keeps_the_played_rounds_and_exits_130(tmp_path: Path, bots: Path
     deadline = time.monotonic() + 30
     while not (folder / "Round 003").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(getattr(signal, signal_name))
     _, err = process.communicate(timeout=30)
-    assert process.returncode == 130, err
+    assert process.returncode == exit_code, err
     summary = read_match_json(folder)
     assert summary["end_reason"] == "interrupted" and summary["winner"] is None
     played = summary["rounds"]
     assert played >= 3 and all((folder / f"Round {n:03d}" / "A - SlowBot" / "PlayerCommand.txt").is_file()
                                for n in range(played))
-    assert "interrupted" in err
+    assert err.startswith(f"{word}: the log of the {played} rounds played is in ")
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap (bwrap) is not installed")
@@ -267,3 +272,22 @@ def test_log_write_failure_mid_match_is_one_line_exit_2(tmp_path: Path, bots: Pa
     assert code == 2 and err.startswith("error: ") and "No space left" in err
     assert len(err.strip().splitlines()) == 1
     assert (folder / "Round 001").is_dir()  # the rounds written before the failure stay
+
+
+def test_a_missing_bot_folder_of_the_runner_config_names_the_key(tmp_path: Path) -> None:
+    config = tmp_path / "game-runner-config.json"
+    config.write_text(json.dumps({"player-a": "nowhere", "player-b": str(REPO / "starter-bots" / "reference")}))
+    code, _, err = run_cli("match", "--config", str(config), "--output", str(tmp_path))
+    assert code == 2 and err == f"error: {config}: player-a: bot folder {tmp_path / 'nowhere'} does not exist\n"
+
+
+def test_default_match_folders_never_collide(tmp_path: Path, bots: Path) -> None:
+    """Back-to-back matches in the same second get distinct folders (`-2`, `-3`, ...)."""
+    for _ in range(3):
+        code, _, err = run_cli("match", str(bots / "idle"), str(bots / "idle"), "--output", str(tmp_path / "out"),
+                               "--max-rounds", "0", "--quiet")
+        assert code == 0, err
+    made = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert len(made) == 3 and len(set(made)) == 3
+    stems = {name.split("-")[0] for name in made}
+    assert len(stems) <= 2  # at most a second boundary between them

@@ -46,6 +46,16 @@ def _rounds(text: str) -> int:
     return value
 
 
+def _was_interrupted(path: Path) -> bool:
+    """Whether the log's match.json says the match was interrupted (Ctrl-C, SIGTERM)."""
+    import json
+
+    try:
+        return json.loads((path / "match.json").read_text(encoding="utf-8")).get("end_reason") == "interrupted"
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 @attrs.frozen
 class TowerDefence:
     """The `Game` of Tower Defence; one instance, `runner.games.tower_defence.GAME`."""
@@ -137,6 +147,11 @@ class TowerDefence:
         lines = [f"{log.path}: {report.rounds} rounds compared ({source}, command order {report.order})"]
         if report.first_divergence is not None:
             lines.append(f"first difference: {report.first_divergence.describe()}")
+        elif report.note and _was_interrupted(path):
+            # match.json says the match was stopped: no final round exists to compare, and none is missing
+            lines.append(f"identical: all {report.identical} rounds; the match was interrupted (match.json), "
+                         "so there is no final round or endGameState.txt to compare")
+            return Check(True, tuple(lines), {**report.to_json(), "interrupted": True})
         elif report.note:
             lines.append(f"rounds identical: {report.identical}/{report.rounds}; result not compared: {report.note}")
         else:

@@ -18,6 +18,10 @@ from runner.games.tower_defence.protocol.end_game import render_end_game_state
 
 
 
+#: `Divergence.where` of a round folder the log lacks.
+MISSING_FOLDER = "(folder)"
+
+
 @attrs.frozen
 class Divergence:
     """The first place our output differs from the log. `player` is None for endGameState.txt."""
@@ -30,6 +34,8 @@ class Divergence:
     actual: Any
 
     def describe(self) -> str:
+        if self.where == MISSING_FOLDER:
+            return f"round {self.round}: the log lacks the folder {self.file}"
         who = f", player {self.player}" if self.player else ""
         return (
             f"round {self.round}{who}, {self.file}, {self.where}: "
@@ -124,7 +130,7 @@ class _Replay:
         game_over = False
         for number in numbers:
             if number != state.round:
-                missing = Divergence(state.round, None, f"Round {state.round:03d}", "(folder)", "missing", "present")
+                missing = Divergence(state.round, None, f"Round {state.round:03d}", MISSING_FOLDER, "missing", "present")
                 return VerifyReport(identical, identical, missing, False, self.order)
             divergence = self.compare_round(number)
             if divergence is not None:
