@@ -291,3 +291,11 @@ def test_default_match_folders_never_collide(tmp_path: Path, bots: Path) -> None
     assert len(made) == 3 and len(set(made)) == 3
     stems = {name.split("-")[0] for name in made}
     assert len(stems) <= 2  # at most a second boundary between them
+
+
+def test_a_bot_that_crashes_every_round_is_named_in_the_result_and_on_stderr(tmp_path: Path, bots: Path) -> None:
+    code, out, err = run_cli("match", str(bots / "crasher"), str(bots / "idle"), "--output", str(tmp_path),
+                             "--name", "c", "--max-rounds", "2")
+    assert code == 0
+    assert "never answered: A - CrasherBot" in out.splitlines()[-1]
+    assert err.startswith("warning: A - CrasherBot never answered in 3 turns (last: exit code ")
