@@ -15,6 +15,7 @@ from runner.games.warzone.loading import LoadedConfig, load_config
 from runner.games.warzone.protocol.config import render_config
 from runner.games.warzone.rules.setup import check_setup
 from runner.games.warzone.session import WarzoneSession
+from runner.games.warzone.tools import MAP_TOOL
 
 SEAT_NAMES = "ABCDEF"
 
@@ -51,6 +52,7 @@ class WarzoneGame(GameDefaults):
         "conquest": "one player is left; every other player lost their last territory",
         "max_turns": "the turn limit was reached: a draw, ranked by territories, then armies plus pool",
     }
+    tools = (MAP_TOOL,)
     console_prompt = None  # decision: no console players (an order list is many lines; the core reads one)
 
     def seats(self, player_count: int) -> tuple[str, ...]:
