@@ -64,8 +64,8 @@ def play_turn(
             (
                 len(lanes[0].soldiers),
                 len(lanes[1].soldiers),
-                sum(t.hp for t in lanes[0].towers),
-                sum(t.hp for t in lanes[1].towers),
+                lanes[0].tower_hp,
+                lanes[1].tower_hp,
                 hp[0],
                 hp[1],
                 money[0],
