@@ -8,13 +8,13 @@ from typing import Any
 
 from runner.errors import UserError
 from runner.games.interface import (
-    AnswerFile, AnswerLines, BotMode, Check, FileReport, FolderLog, GameDefaults, KiB, Option,
+    AnswerFile, AnswerLines, BotMode, Check, FileReport, FolderLog, GameDefaults, Option,
 )
 from runner.games.warzone import logs
 from runner.games.warzone.loading import LoadedConfig, load_config
 from runner.games.warzone.protocol.config import render_config
 from runner.games.warzone.rules.setup import check_setup
-from runner.games.warzone.session import WarzoneSession
+from runner.games.warzone.session import ORDERS_CAP_BYTES, WarzoneSession
 from runner.games.warzone.tools import MAP_TOOL
 
 SEAT_NAMES = "ABCDEF"
@@ -36,7 +36,7 @@ class WarzoneGame(GameDefaults):
     player_counts = (2, 3, 4, 5, 6)
     bot_modes = frozenset({BotMode.PER_TURN})
     default_mode = BotMode.PER_TURN
-    answer_file = AnswerFile(name="orders.txt", cap_bytes=64 * KiB, lines=AnswerLines.ALL)
+    answer_file = AnswerFile(name="orders.txt", cap_bytes=ORDERS_CAP_BYTES, lines=AnswerLines.ALL)
     timeout_ms = 2000
     log = FolderLog(turn_folder="Turn {turn:03d}", answer="orders.txt", output="BotOutput.txt")
     options = (

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from runner.games.interface import Answer, Fault, Outcome, TurnInput, TurnReport
+from runner.games.interface import Answer, Fault, KiB, Outcome, TurnInput, TurnReport
 from runner.games.warzone.protocol.event_text import render_event
 from runner.games.warzone.protocol.orders_text import index_names, parse_orders
 from runner.games.warzone.protocol.state_json import (
@@ -31,13 +31,26 @@ FAULT_STATUS = {Fault.TIMEOUT: "timeout", Fault.OVER_BUDGET: "timeout", Fault.CR
                 Fault.FAILED_TO_START: "crash"}
 
 
+#: The most of orders.txt the core reads (spec 4.1: the first 64 KiB); `Game.answer_file` uses it too.
+ORDERS_CAP_BYTES = 64 * KiB
+
+
 def bot_report(answer: Answer) -> BotReport:
-    """The status the bot's next state shows. An empty answer without a fault is `no_file` (the core does
-    not tell an empty file from a missing one). `seconds` is read if the core's Answer ever carries it."""
+    """The status the bot's next state shows (spec 4.2 `last_turn.bot`).
+
+    The core's Answer says neither "no file" nor "cut at the cap", so both are read from the text: an empty
+    answer without a fault is `no_file` (an empty file looks the same), and an answer that fills the cap
+    (less at most one UTF-8 character the cut split) is `too_large` (a file of exactly 64 KiB looks the
+    same). `verify` applies the same rule to the logged orders.txt, so logs replay identically."""
     if answer.fault is not None:
         status = FAULT_STATUS.get(answer.fault, "crash")
+    elif not answer.text:
+        status = "no_file"
+    elif len(answer.text) * 4 >= ORDERS_CAP_BYTES - 3 and \
+            len(answer.text.encode("utf-8", "surrogatepass")) >= ORDERS_CAP_BYTES - 3:
+        status = "too_large"
     else:
-        status = "ok" if answer.text else "no_file"
+        status = "ok"
     seconds = getattr(answer, "seconds", None)
     return BotReport(status, round(seconds, 3) if isinstance(seconds, (int, float)) else None)
 
