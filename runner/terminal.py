@@ -73,6 +73,10 @@ class MatchDisplay:
         total = None if max_rounds is None else max_rounds + 1
         self.task = self.progress.add_task("match", total=total, standings="")
 
+    def set_total(self, max_rounds: int | None) -> None:
+        """The progress bar's end, once the session knows it."""
+        self.progress.update(self.task, total=None if max_rounds is None else max_rounds + 1)
+
     def __enter__(self) -> "MatchDisplay":
         self.progress.start()
         return self

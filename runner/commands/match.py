@@ -8,30 +8,26 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import sys
 from pathlib import Path
 
 import attrs
 
-from runner.bots.definition import load_bot
-from runner.bots.isolation import check_isolation
 from runner.bots.limits import Limits
 from runner.commands.options import add_game_options, chosen_options
 from runner.config import RunnerConfig, load_runner_config
 from runner.errors import ExitCode, UserError
 from runner.games import DEFAULT_GAME, GAMES, get_game
-from runner.games.interface import BotMode, Game
+from runner.games.interface import Game
 from runner.interrupts import Terminated, sigterm_as_interrupt
-from runner.match import MatchRunner, MatchSettings, MatchSummary, Player
+from runner.match import MatchSummary
+from runner.play import plan_match, start_match
 from runner.terminal import MatchDisplay
 
 HELP = "run a match between bot folders and write its log"
 EXITS = "exit codes: 0 the match was played (even if a bot crashed), 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 70 a bug"
 
 DEFAULT_RUNNER_CONFIG = Path("game-runner-config.json")
-CONSOLE_PLAYER = "console"
-_NUMBERS = {2: "two", 3: "three", 4: "four"}
 
 
 def _game_named_in(argv: list[str]) -> str | None:
@@ -102,35 +98,6 @@ def _limits(args: argparse.Namespace, runner_config: RunnerConfig, game: Game) -
     )
 
 
-def _players(args: argparse.Namespace, runner_config: RunnerConfig, game: Game) -> tuple[Player, ...]:
-    folders = list(args.players) or [runner_config.player_a, runner_config.player_b]
-    counts = game.player_counts
-    if len(folders) not in counts:
-        wanted = _NUMBERS.get(counts[0], str(counts[0])) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
-        raise UserError(f"give {wanted} players (bot folders or 'console') for {game.name}, got {len(args.players)}")
-    if None in folders:
-        raise UserError("no players given and the runner config names none; try "
-                        "`td-runner match starter-bots/python3 starter-bots/reference`")
-    players = []
-    for seat, folder in zip(game.seats(len(folders)), folders):
-        if str(folder) == CONSOLE_PLAYER:
-            if game.console_prompt is None:
-                raise UserError(f"{game.name} has no console players; give a bot folder for seat {seat}")
-            players.append(Player(seat, f"{seat} - Console", None))
-            continue
-        try:
-            bot = load_bot(Path(folder), {**game.languages, **runner_config.languages})
-        except UserError as exc:
-            if args.players:
-                raise
-            key = f"player-{seat.lower()}" if seat in "AB" else "player"
-            raise UserError(f"{runner_config.source or 'runner config'}: {key}: {exc}") from None
-        if bot.persistent and BotMode.PERSISTENT not in game.bot_modes:
-            raise UserError(f"{bot.player_dir / 'bot.json'}: persistent is true, but {game.name} bots run once per turn")
-        players.append(Player(seat, f"{seat} - {bot.nick_name}", bot))
-    return tuple(players)
-
-
 def _match_folder(args: argparse.Namespace, runner_config: RunnerConfig) -> Path:
     parent = Path(args.output or runner_config.round_state_output_location)
     if args.name is not None:
@@ -183,41 +150,28 @@ def run(args: argparse.Namespace, streams) -> int:
             "calls bot servers over HTTP); set it to false to run the bots locally"
         )
     game = get_game(args.game or runner_config.game or DEFAULT_GAME)
-    players = _players(args, runner_config, game)
+    folders, sources = _folders(args, runner_config)
     # a game option whose name is also a runner-config key (Tower Defence's command_order) defaults to it
     fallback = {field.name: getattr(runner_config, field.name) for field in attrs.fields(RunnerConfig)}
-    options = chosen_options(args, game.options, fallback)
     config_file = args.game_config
     if config_file is None and game.name == (runner_config.game or DEFAULT_GAME):
         config_file = runner_config.game_config_file_location  # the runner config's file is for its own game
-    game_config = game.configure(config_file, options)
-    limits = _limits(args, runner_config, game)
-    check_isolation(limits)  # e.g. --sandbox without bubblewrap: say so before round 0
-    if args.startup_ms is not None and args.startup_ms <= 0:
-        raise UserError(f"--startup-ms must be positive, got {args.startup_ms}")
-    seed = args.seed if args.seed is not None else (runner_config.seed or 0)
-    # the players' names, for games that show them to the bots (Warzone's state.json)
-    options["names"] = {p.seat: p.bot.nick_name if p.bot else "Console" for p in players}
-    session = game.new_session(game_config, tuple(p.seat for p in players), seed, options)
-    folder = _match_folder(args, runner_config)  # last: a folder is created only for a match that starts
-    config_json = game.config_json(game_config)
-    extra_files: dict[str, str | bytes] = {"game-config.json": json.dumps(config_json, indent=2) + "\n"}
-    extra_files.update(game.match_files(game_config, options))
-    settings = MatchSettings(
-        players=players,
-        folder=folder,
-        seed=seed,
-        limits=limits,
-        options={key: value for key, value in options.items() if _is_json(value)},
-        game_config=config_json,
-        extra_files=extra_files,
-        **({"startup_ms": args.startup_ms} if args.startup_ms is not None else {}),
+    plan = plan_match(
+        game, folders,
+        options=chosen_options(args, game.options, fallback),
+        config_file=config_file,
+        seed=args.seed if args.seed is not None else (runner_config.seed or 0),
+        limits=_limits(args, runner_config, game),
+        startup_ms=args.startup_ms,
+        languages=runner_config.languages,
+        sources=sources,
     )
+    folder = _match_folder(args, runner_config)  # last: a folder is created only for a match that starts
     verbose = args.verbose or runner_config.verbose_mode
-    display = MatchDisplay(streams.out, players, session.turn_limit, quiet=args.quiet, verbose=verbose,
+    display = MatchDisplay(streams.out, plan.players, None, quiet=args.quiet, verbose=verbose,
                            end_reasons=dict(game.end_reasons))
-    console = _console_input(streams, game.console_prompt or "")
-    runner = MatchRunner(game, session, settings, display, console)
+    runner = start_match(plan, folder, display, _console_input(streams, game.console_prompt or ""))
+    display.set_total(runner.session.turn_limit)
     with sigterm_as_interrupt(), display:
         summary: MatchSummary = runner.run()
     display.show_result(summary)
@@ -234,12 +188,17 @@ def run(args: argparse.Namespace, streams) -> int:
     return ExitCode.OK
 
 
+def _folders(args: argparse.Namespace, runner_config: RunnerConfig) -> tuple[list, list[str] | None]:
+    """The players' folders, from the command line or else the runner config (whose keys errors then name)."""
+    if args.players:
+        return list(args.players), None
+    folders = [runner_config.player_a, runner_config.player_b]
+    if None in folders:
+        raise UserError("no players given and the runner config names none; try "
+                        "`td-runner match starter-bots/python3 starter-bots/reference`")
+    source = runner_config.source or "runner config"
+    return folders, [f"{source}: player-a", f"{source}: player-b"]
+
+
 def _rounds(count: int) -> str:
     return f"{count} round{'' if count == 1 else 's'}"
-
-
-def _is_json(value: object) -> bool:
-    if isinstance(value, dict):
-        return all(isinstance(key, str) and _is_json(item) for key, item in value.items())
-    return isinstance(value, (str, int, float, bool, type(None)))
-
