@@ -40,7 +40,8 @@ class LanesGame(GameDefaults):
     player_counts = (2,)
     bot_modes = frozenset({BotMode.PER_TURN})  # spec 10.1: a fresh process per turn
     default_mode = BotMode.PER_TURN
-    # spec 10.5 E02: one byte over 64 KiB is read so that "larger than 65536 bytes" can be told apart
+    # spec 10.5 E02: the core reads at most 64 KiB whatever is asked, so a file cut there counts as too
+    # large (protocol/commands.py); asking for one byte more would tell the two apart once the core allows it
     answer_file = AnswerFile(name="commands.txt", cap_bytes=MAX_BYTES + 1, lines=AnswerLines.ALL)
     timeout_ms = 5000  # spec 10.1.3
     log = FolderLog(turn_folder="Turn {turn:03d}", answer="commands.txt", output="BotOutput.txt")

@@ -62,8 +62,18 @@ def _command_lines(text: str) -> list[_Line]:
 
 def parse_commands(text: str, turn: int, config: LanesConfig) -> ParsedCommands:
     """Parse a whole file for `turn` (spec 10.3): header, trailer, and every command line."""
-    if len(text.encode("utf-8", errors="surrogatepass")) > MAX_BYTES:
+    size = len(text.encode("utf-8", errors="surrogatepass"))
+    if size > MAX_BYTES:
         return ParsedCommands(Orders(turn), (Problem("E02", None, f"commands.txt is larger than {MAX_BYTES} bytes"),))
+    if size == MAX_BYTES:
+        # The core reads at most 64 KiB of an answer file whatever the game asks (runner/bots/limits.py,
+        # command_cap_bytes), so a larger file arrives cut at exactly this size and cannot be told apart
+        # from a file of exactly 65536 bytes: both are taken as too large (spec 10.5 says > 65536).
+        return ParsedCommands(
+            Orders(turn),
+            (Problem("E02", None, f"commands.txt is larger than {MAX_BYTES} bytes (or exactly {MAX_BYTES}: "
+                     "the runner reads no more)"),),
+        )
     if len(split_lines(text)) > MAX_LINES:
         return ParsedCommands(Orders(turn), (Problem("E02", None, f"commands.txt has more than {MAX_LINES} lines"),))
     lines = _command_lines(text)
