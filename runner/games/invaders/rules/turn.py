@@ -7,6 +7,7 @@ Hot path: a game runs tens of thousands of turns, so the phases are plain loops 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -23,7 +24,7 @@ from runner.games.invaders.rules.actions import (
     parse_invader_action,
 )
 from runner.games.invaders.rules.jsnum import to_int32
-from runner.games.invaders.rules.state import Invader, State, new_tower
+from runner.games.invaders.rules.state import Invader, State, Tower, new_tower
 
 APPLIED = "applied"
 NO_ACTION = "none"
@@ -57,16 +58,46 @@ def _damage(invaders: list[Invader | None], cell: int, invader: Invader, power: 
         invaders[cell] = None
 
 
-def run_towers(state: State) -> None:
-    """spec 4 A: towers act from cell 99 down to 0; a tower on cooldown only counts down."""
-    invaders = state.invaders
-    for tower in reversed(state.towers):
-        if tower is None:
+def occupied_cells(state: State) -> list[int]:
+    """The invader row's occupied cells, ascending."""
+    return [cell for cell, invader in enumerate(state.invaders) if invader is not None]
+
+
+def _tower_cells(occupied: list[int], reach: int) -> Iterable[int]:
+    """Tower cells, descending, that may see an invader of `occupied` with a range up to `reach`."""
+    if len(occupied) * (2 * reach + 1) >= C.BOARD_LENGTH:
+        return range(C.LAST_CELL, -1, -1)
+    cells = {cell for invader in occupied for cell in range(invader - reach, invader + reach + 1)}
+    return sorted(cells, reverse=True)
+
+
+def run_towers(state: State, occupied: list[int] | None = None) -> None:
+    """spec 4 A: towers act from cell 99 down to 0; a tower on cooldown only counts down.
+
+    `occupied` is `occupied_cells(state)` when the caller has it. Only towers within reach of an invader are
+    visited in order: a tower's action touches invaders and its own cooldown only, so the towers that merely
+    count down can do so apart, and a tower with no invader in reach at the start of the phase has none when
+    its turn comes (towers never add invaders).
+    """
+    towers = state.towers
+    counting = [tower for tower in towers if tower is not None and tower.cooldown]
+    if occupied is None:
+        occupied = occupied_cells(state)
+    if occupied:
+        reach = max([tower.range for tower in towers if tower is not None], default=0)
+        _fire(state.invaders, towers, _tower_cells(occupied, reach))
+    for tower in counting:  # these had a cooldown when the phase started, so none of them fired
+        tower.cooldown -= 1
+
+
+def _fire(invaders: list[Invader | None], towers: list[Tower | None], cells: Iterable[int]) -> None:
+    """The towers of `cells` (descending) that are off cooldown act, each seeing the kills before it."""
+    for pos in cells:
+        if pos < 0 or pos > C.LAST_CELL:
             continue
-        if tower.cooldown:
-            tower.cooldown -= 1
+        tower = towers[pos]
+        if tower is None or tower.cooldown:
             continue
-        pos = tower.pos
         reach = tower.range
         low = pos - reach if pos > reach else 0  # spec 3.1: cells outside 0..99 are empty, never wrapped
         high = pos + reach
@@ -77,7 +108,10 @@ def run_towers(state: State) -> None:
             for cell in range(high, low - 1, -1):  # farthest-along invader first
                 invader = invaders[cell]
                 if invader is not None:
-                    _damage(invaders, cell, invader, tower.power)
+                    loss = tower.power - invader.defense  # _damage, inlined: the hottest line of a game
+                    invader.hp -= loss if loss > 1 else 1
+                    if invader.hp <= 0:
+                        invaders[cell] = None
                     break
         elif kind == C.STUNNER:
             for cell in range(high, low - 1, -1):
@@ -95,10 +129,14 @@ def run_towers(state: State) -> None:
             tower.cooldown = C.BOMB_COOLDOWN
 
 
-def move_invaders(state: State) -> None:
-    """spec 4 B: farthest first, so a queue behind a moving leader advances together."""
+def move_invaders(state: State, occupied: list[int] | None = None) -> None:
+    """spec 4 B: farthest first, so a queue behind a moving leader advances together.
+
+    `occupied` may list the cells occupied at any earlier point of this turn (towers only remove invaders):
+    a moving invader lands on a higher cell, which was already visited.
+    """
     invaders = state.invaders
-    for cell in range(C.LAST_CELL, -1, -1):
+    for cell in reversed(occupied_cells(state) if occupied is None else occupied):
         invader = invaders[cell]
         if invader is None:
             continue
@@ -147,8 +185,9 @@ def grow_economy(state: State) -> None:
 
 def start_turn(state: State) -> Penalty | None:
     """Phases A-G of the next turn; afterwards `state.turn` is the turn the AIs decide (spec 4 H)."""
-    run_towers(state)
-    move_invaders(state)
+    occupied = occupied_cells(state)
+    run_towers(state, occupied)
+    move_invaders(state, occupied)
     penalty = charge_hoarding(state)
     grow_economy(state)
     return penalty
