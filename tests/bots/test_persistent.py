@@ -105,6 +105,13 @@ def test_chatty_lines_and_stale_answers_are_output_not_answers(persistent) -> No
                                                "to stderr"]
 
 
+def test_lines_after_the_answer_are_next_turns_output(persistent) -> None:
+    bot = persistent('run(lambda round_, line: f"ok\\nafter {round_}\\nC;{round_};again")')  # one write
+    first = ask(bot, 0)
+    assert (first.status, first.command, first.output) == (TurnStatus.OK, "ok", "")
+    second = ask(bot, 1)
+    assert (second.status, second.command, second.output) == (TurnStatus.OK, "ok", "after 0\nC;0;again\n")
+
 def test_a_slow_answer_times_out_and_is_dropped_next_turn(persistent) -> None:
     bot = persistent("""
         def answer(round_, line):
@@ -226,7 +233,7 @@ def test_output_floods_are_capped_and_counted(persistent) -> None:
     bot = persistent("""
         def answer(round_, line):
             if round_ == 0:
-                sys.stdout.write("\\n" * 3_000_000)  # empty lines: each must cost the runner next to nothing
+                sys.stdout.write("\\n" * 1_000_000)  # empty lines: each must cost the runner next to nothing
             elif round_ == 1:
                 sys.stdout.write("y" * (3 << 20) + "\\n")  # one line longer than any the runner holds
             else:
@@ -236,7 +243,7 @@ def test_output_floods_are_capped_and_counted(persistent) -> None:
         run(answer)
     """, Limits(timeout_ms=10_000, output_cap_bytes=1000))
     expected = {0: "\n" * 1000, 1: "y" * 1000, 2: "z" * 1000}
-    dropped = {0: 3_000_000 - 1000, 1: (3 << 20) + 1 - 1000, 2: 3_000_000 - 1000}
+    dropped = {0: 1_000_000 - 1000, 1: (3 << 20) + 1 - 1000, 2: 3_000_000 - 1000}
     for turn in range(3):
         outcome = ask(bot, turn)
         assert (outcome.status, outcome.command) == (TurnStatus.OK, "ok")
