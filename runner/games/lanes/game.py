@@ -96,13 +96,22 @@ class LanesGame(GameDefaults):
         return logs.diff(path_a, path_b, strict=bool(options.get("strict")))
 
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
+        """A state.json, commands.txt or config file; or a log folder: its config and every state.json the
+        runner wrote (the bots' commands.txt are not checked here: a rejected answer is the bot's doing, and
+        `td-runner verify` replays them)."""
         if path.is_dir():
-            return None
+            if kind is not None or not logs.is_log(path):
+                return None
+            files = [path / "game-config.json", *sorted(path.glob("Turn */* - */state.json"))]
+            return [self._report(file, None) for file in files if file.is_file()]
+        return None if logs.validate(path) is None else [self._report(path, kind)]
+
+    def _report(self, path: Path, kind: str | None) -> FileReport:
         check = logs.validate(path)
         if check is None:
-            return None
+            return FileReport(path, kind, unreadable="not a lanes state.json, commands.txt or config")
         problems = () if check.same else tuple(line.strip() for line in check.lines)
-        return [FileReport(path, kind or "lanes", problems)]
+        return FileReport(path, kind or "lanes", problems)
 
     def replay(self, path: Path) -> logs.LogReplay:
         return logs.replay(path)

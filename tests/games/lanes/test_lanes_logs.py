@@ -134,3 +134,15 @@ def test_validate_through_the_game_gives_file_reports(folder_log: Path, tmp_path
     [report] = GAME.validate(broken, None, {})
     assert not report.is_valid and report.problems
     assert GAME.validate(tmp_path, None, {}) is None
+
+
+def test_validate_a_whole_log_folder(folder_log: Path, tmp_path: Path) -> None:
+    """td-runner validate LOG: the config and every state.json the runner wrote, one report each."""
+    reports = GAME.validate(folder_log, None, {})
+    states = sorted(folder_log.glob("Turn */* - */state.json"))
+    assert len(reports) == 1 + len(states) and len(states) >= 12
+    assert all(report.is_valid for report in reports)
+    log = copy(folder_log, tmp_path)
+    (log / "Turn 002" / "P1 - botP1" / "state.json").write_text(json.dumps({"protocol": "twolane-1", "turn": "x"}))
+    broken = [report for report in GAME.validate(log, None, {}) if not report.is_valid]
+    assert [report.path.parent.name for report in broken] == ["P1 - botP1"]
