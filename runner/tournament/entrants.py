@@ -1,0 +1,154 @@
+"""Bot folders as tournament entrants: a name, a content hash, and a frozen copy to play from.
+
+Matches never run in the folders the user named: a per-turn bot's folder receives state files and its answer
+every turn, and two matches of one bot at once would overwrite each other's. Each entrant is copied once to
+`DIR/bots/<hash>/` (what the hash names, whatever happens to the original later), and every match plays on
+a fresh scratch copy of that snapshot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import shutil
+import tarfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+import attrs
+
+from runner.bots.definition import load_bot, read_bot_json
+from runner.errors import UserError
+
+#: Folders no bot needs to run and whose content changes by itself (caches, version control).
+SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache"})
+HASH_LENGTH = 16
+
+
+@attrs.frozen
+class Entrant:
+    """One bot of the tournament. `problem` says why it cannot start (it then forfeits every match)."""
+
+    name: str  # unique within the tournament: nickName, made unique with the folder name when needed
+    folder: str  # as the user named it
+    hash: str  # content hash of the folder (runner-written turn files excluded)
+    author: str
+    problem: str | None = None
+
+    @property
+    def can_start(self) -> bool:
+        return self.problem is None
+
+
+def content_hash(folder: Path, ignored: Iterable[str] = ()) -> str:
+    """A hash of every file's relative path, mode bit `x` and bytes; top-level `ignored` names are left out
+    (the files the runner writes into a bot folder each turn, so a folder used in `td-runner match` keeps
+    its hash)."""
+    ignored = set(ignored)
+    digest = hashlib.sha256()
+    for path in sorted(_files(folder), key=lambda p: p.relative_to(folder).as_posix()):
+        relative = path.relative_to(folder).as_posix()
+        if relative in ignored:
+            continue
+        digest.update(relative.encode() + b"\0")
+        if path.is_symlink():
+            digest.update(b"link\0" + os.readlink(path).encode() + b"\0")
+            continue
+        digest.update(b"x\0" if os.access(path, os.X_OK) else b"-\0")
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        digest.update(b"\0")
+    return digest.hexdigest()[:HASH_LENGTH]
+
+
+def _files(folder: Path) -> list[Path]:
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not os.path.islink(os.path.join(root, d)))
+        found.extend(Path(root) / name for name in files)
+        found.extend(Path(root) / name for name in os.listdir(root)
+                     if os.path.islink(os.path.join(root, name)) and os.path.isdir(os.path.join(root, name)))
+    return found
+
+
+def load_entrants(
+    folders: Sequence[str],
+    ignored: Iterable[str] = (),
+    languages: Mapping[str, Sequence[str]] | None = None,
+    game_languages: Mapping[str, Sequence[str]] | None = None,
+) -> list[Entrant]:
+    """Every bot folder as an Entrant, in the order given.
+
+    A folder that does not exist or has no readable bot.json object is the user's typo: UserError. A bot.json
+    that `td-runner match` would refuse (unknown language, missing bot file or interpreter) makes an entrant
+    that cannot start: it stays in the tournament and loses its matches, so one broken submission does not
+    stop a class's tournament. Two folders with the same content are one bot entered twice: UserError.
+    """
+    ignored = tuple(ignored)
+    drafts = []
+    for folder in folders:
+        path = Path(folder)
+        data = read_bot_json(path)  # UserError: not a folder, no bot.json, not a JSON object
+        problem = None
+        try:
+            load_bot(path, {**(game_languages or {}), **(languages or {})})
+        except UserError as exc:
+            problem = str(exc)
+        nick = data.get("nickName") if isinstance(data.get("nickName"), str) and data.get("nickName") else path.name
+        author = data.get("author") if isinstance(data.get("author"), str) else ""
+        drafts.append((str(folder), nick, author, content_hash(path, ignored), problem))
+    seen: dict[str, str] = {}
+    for folder, _, _, digest, _ in drafts:
+        if digest in seen:
+            raise UserError(f"bot folders {seen[digest]} and {folder} have the same content (hash {digest}): "
+                            "enter each bot once")
+        seen[digest] = folder
+    return [Entrant(name, folder, digest, author, problem)
+            for (folder, _, author, digest, problem), name in zip(drafts, _unique_names(drafts))]
+
+
+def _unique_names(drafts: Sequence[tuple[str, str, str, str, str | None]]) -> list[str]:
+    """nickName; when two share one, `nickName (folder)`; when even that repeats, the hash is added."""
+    nicks = [nick for _, nick, _, _, _ in drafts]
+    names = [nick if nicks.count(nick) == 1 else f"{nick} ({Path(folder).name})"
+             for folder, nick, _, _, _ in drafts]
+    return [name if names.count(name) == 1 else f"{name} {digest[:6]}"
+            for name, (_, _, _, digest, _) in zip(names, drafts)]
+
+
+def snapshot(entrant: Entrant, root: Path) -> Path:
+    """`root/<hash>`: a copy of the entrant's folder made once (copied aside, then renamed into place)."""
+    target = root / entrant.hash
+    if target.is_dir():
+        return target
+    root.mkdir(parents=True, exist_ok=True)
+    partial = root / f".{entrant.hash}.{os.getpid()}.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    copy_bot(Path(entrant.folder), partial)
+    try:
+        partial.rename(target)
+    except OSError:  # another process won the race; its copy is the same content
+        shutil.rmtree(partial, ignore_errors=True)
+    return target
+
+
+def copy_bot(source: Path, target: Path) -> None:
+    """A bot folder copied with its modes and symlinks (a bot's own .venv keeps working), caches left out."""
+    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*SKIPPED_DIRS))
+
+
+def pack(folder: Path) -> bytes:
+    """A bot folder as tar.gz bytes, to ship to another machine (tar, not zip: it keeps modes and symlinks)."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        archive.add(folder, arcname=".")
+    return buffer.getvalue()
+
+
+def unpack(data: bytes, target: Path) -> None:
+    """Unpack `pack`'s bytes into `target` (created), refusing paths outside it."""
+    target.mkdir(parents=True)
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+        archive.extractall(target, filter="data")

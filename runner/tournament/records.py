@@ -1,0 +1,129 @@
+"""`games.jsonl`: one JSON line per finished match, the only state a tournament keeps.
+
+A line is written whole with one `write` on a file opened for appending, after the match log is in place, so
+a tournament killed at any moment leaves complete lines (and at worst a torn last line, which `read_records`
+skips and `append_record` cuts off). What is in the file is done; everything else is played again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from runner.errors import UserError
+
+GAMES_FILE = "games.jsonl"
+
+
+@attrs.frozen
+class SeatResult:
+    """One seat of a finished match: who sat there and what went wrong for its bot."""
+
+    seat: str
+    bot: str  # the entrant's name
+    hash: str  # the entrant's content hash
+    started: bool = True  # False: the bot could not start (folder refused, or every turn failed to start)
+    timeouts: int = 0
+    crashes: int = 0
+    failed_to_start: int = 0  # turns whose process could not be started
+    invalid: int = 0  # answers the game refused
+    disqualified: bool = False
+    numbers: dict[str, Any] = attrs.field(factory=dict)  # the game's per-seat standings (score, health, ...)
+
+
+@attrs.frozen
+class GameRecord:
+    """A finished match as `games.jsonl` keeps it.
+
+    `ranking` is what the tournament scores: the game's ranking (`game_ranking`) with seats that could not
+    start moved below every seat that did. `draw` is True when nobody won (a tie, or a game's draw such as
+    Warzone's turn limit), and then every seat counts as drawn.
+    """
+
+    match: str
+    index: int  # position in the schedule: standings replay records in this order
+    round: int
+    seed: int
+    seats: tuple[SeatResult, ...]
+    ranking: tuple[tuple[str, ...], ...]
+    game_ranking: tuple[tuple[str, ...], ...]
+    draw: bool
+    end_reason: str
+    rounds: int
+    details: dict[str, Any] = attrs.field(factory=dict)  # the game's outcome details (Invaders' score, ...)
+    forfeit: str | None = None  # why the match was not played (a bot could not start), else None
+    wall_seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the runner's CPU for this match (bots excluded)
+    log: str | None = None  # the match log, relative to the tournament folder
+
+    @property
+    def winner(self) -> str | None:
+        if self.draw or not self.ranking or len(self.ranking[0]) != 1:
+            return None
+        return self.ranking[0][0]
+
+    def seat(self, seat: str) -> SeatResult:
+        return next(result for result in self.seats if result.seat == seat)
+
+    def to_json(self) -> dict[str, Any]:
+        data = attrs.asdict(self, recurse=True)
+        data["ranking"] = [list(group) for group in self.ranking]
+        data["game_ranking"] = [list(group) for group in self.game_ranking]
+        data["winner"] = self.winner
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        fields = {field.name for field in attrs.fields(cls)}
+        values = {key: value for key, value in data.items() if key in fields}
+        values["seats"] = tuple(SeatResult(**seat) for seat in data["seats"])
+        values["ranking"] = tuple(tuple(group) for group in data["ranking"])
+        values["game_ranking"] = tuple(tuple(group) for group in data.get("game_ranking", data["ranking"]))
+        return cls(**values)
+
+
+def read_records(folder: Path) -> list[GameRecord]:
+    """Every complete record of `folder/games.jsonl` (none when there is no file), first one per match id."""
+    path = folder / GAMES_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    records: dict[str, GameRecord] = {}
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = GameRecord.from_json(json.loads(line))
+        except (ValueError, KeyError, TypeError) as exc:
+            if number == len(lines):  # a torn last line (the tournament was killed mid-write): not done
+                break
+            raise UserError(f"{path}: line {number}: not a game record: {exc}") from None
+        records.setdefault(record.match, record)
+    return list(records.values())
+
+
+def append_record(folder: Path, record: GameRecord) -> None:
+    """Append one record as one line; a torn last line left by a killed run is cut off first."""
+    path = folder / GAMES_FILE
+    line = (json.dumps(record.to_json(), separators=(",", ":")) + "\n").encode()
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        size = os.fstat(descriptor).st_size
+        if size and os.pread(descriptor, 1, size - 1) != b"\n":
+            content = os.pread(descriptor, size, 0)
+            os.ftruncate(descriptor, content.rfind(b"\n") + 1)
+        os.write(descriptor, line)
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)

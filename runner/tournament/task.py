@@ -1,0 +1,166 @@
+"""One tournament match, from a picklable `MatchTask` to a `GameRecord`, in whatever process or machine runs it.
+
+The local pool's worker processes and Dask workers both call `run_task`. It never raises because of a bot: a
+crash or time-out plays as the game's rules say, and a bot that cannot start loses (see `forfeit_ranking`).
+An exception here is the infrastructure's (disk, a bug): the backend reports it and the match stays unplayed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from runner.bots.limits import Limits
+from runner.bots.outcome import TurnOutcome, TurnStatus
+from runner.bots.persistent import STARTUP_MS
+from runner.errors import UserError
+from runner.games import get_game
+from runner.games.interface import Session, TurnReport
+from runner.match import Player
+from runner.play import MatchPlan, load_player, start_match
+from runner.tournament.entrants import copy_bot
+from runner.tournament.records import GameRecord, SeatResult
+
+
+@attrs.frozen
+class MatchTask:
+    """Everything a worker needs to play one match; bots are named by content hash (`names` for the record)."""
+
+    match_id: str
+    index: int
+    round: int
+    seed: int
+    game: str
+    seats: tuple[str, ...]
+    bots: tuple[str, ...]  # content hashes, seat order
+    names: tuple[str, ...]  # the entrants' names, seat order
+    options: dict[str, Any]
+    config: Any  # the game's configured config (`Game.configure`), made once by the tournament
+    limits: Limits = Limits()
+    startup_ms: int = STARTUP_MS
+    deadline_s: float | None = None  # the whole match's wall-clock limit; None: none
+
+
+@attrs.frozen
+class MatchResult:
+    """A task's end: a record to keep, or why there is none (interrupted, over the deadline, an error)."""
+
+    match_id: str
+    record: GameRecord | None
+    problem: str | None = None  # set when record is None
+    interrupted: bool = False
+
+
+class MatchOvertime(KeyboardInterrupt):
+    """Raised in the match loop when a match passes its deadline: the loop then stops as on Ctrl-C, closing
+    its bots (a running Dask task cannot be cancelled from outside, so the task must end itself)."""
+
+
+class _Watcher:
+    """A MatchObserver that counts each seat's turn statuses and enforces the match deadline."""
+
+    def __init__(self, seats: Sequence[str], deadline_s: float | None) -> None:
+        self.statuses: dict[str, dict[TurnStatus, int]] = {seat: {} for seat in seats}
+        self.deadline = None if deadline_s is None else time.monotonic() + deadline_s
+
+    def round_played(self, round_number: int, session: Session, report: TurnReport,
+                     outcomes: dict[str, TurnOutcome]) -> None:
+        for seat, outcome in outcomes.items():
+            counts = self.statuses[seat]
+            counts[outcome.status] = counts.get(outcome.status, 0) + 1
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise MatchOvertime
+
+
+def run_task(task: MatchTask, bot_dirs: Mapping[str, Path], folder: Path) -> MatchResult:
+    """Play `task` with each bot copied from `bot_dirs[hash]` into a scratch folder; the log goes to `folder`
+    (which must not exist). The record's `log` is left None for the caller to fill in."""
+    started, cpu_started = time.monotonic(), time.process_time()
+    game = get_game(task.game)
+    scratch = Path(tempfile.mkdtemp(prefix="td-tournament-"))
+    try:
+        players, problems = [], {}
+        for seat, bot_hash in zip(task.seats, task.bots):
+            copy = scratch / seat
+            copy_bot(bot_dirs[bot_hash], copy)
+            try:
+                players.append(load_player(game, seat, copy))
+            except UserError as exc:  # e.g. this worker lacks the bot's interpreter
+                problems[seat] = str(exc)
+        if problems:
+            return MatchResult(task.match_id, forfeit_record(task, problems))
+        plan = MatchPlan(game, tuple(players), dict(task.options), task.config, task.seed, task.limits,
+                         task.startup_ms)
+        watcher = _Watcher(task.seats, task.deadline_s)
+        runner = start_match(plan, folder, watcher)
+        summary = runner.run()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if isinstance(runner.stopped_by, MatchOvertime):
+        return MatchResult(task.match_id, None, f"over the match time limit of {task.deadline_s:g} s")
+    if summary.interrupted or summary.outcome is None:
+        return MatchResult(task.match_id, None, "interrupted", interrupted=True)
+    outcome = summary.outcome
+    never_started = [seat for seat in task.seats if _never_started(watcher.statuses[seat])]
+    disqualified = outcome.details.get("disqualified")
+    disqualified = set(disqualified if isinstance(disqualified, list) else [disqualified] if disqualified else [])
+    seats = []
+    for seat, bot_hash, name, player in zip(task.seats, task.bots, task.names, players):
+        tally = summary.tallies[seat]
+        counts = watcher.statuses[seat]
+        seats.append(SeatResult(
+            seat=seat, bot=name, hash=bot_hash, started=seat not in never_started,
+            timeouts=counts.get(TurnStatus.TIMEOUT, 0), crashes=counts.get(TurnStatus.CRASH, 0),
+            failed_to_start=counts.get(TurnStatus.FAILED_TO_START, 0), invalid=tally.invalid_commands,
+            disqualified=seat in disqualified, numbers=dict(summary.standings.get(seat, {})),
+        ))
+    ranking = forfeit_ranking(outcome.ranking, never_started)
+    draw = outcome.draw or len(ranking) == 1
+    record = GameRecord(
+        match=task.match_id, index=task.index, round=task.round, seed=task.seed, seats=tuple(seats),
+        ranking=ranking, game_ranking=tuple(tuple(group) for group in outcome.ranking), draw=draw,
+        end_reason=summary.end_reason, rounds=summary.rounds, details=_json(dict(outcome.details)),
+        wall_seconds=round(time.monotonic() - started, 3), cpu_seconds=round(time.process_time() - cpu_started, 3),
+    )
+    return MatchResult(task.match_id, record)
+
+
+def _never_started(counts: Mapping[TurnStatus, int]) -> bool:
+    """Every turn this bot was asked ended with its process not starting."""
+    return bool(counts) and counts.get(TurnStatus.FAILED_TO_START, 0) == sum(counts.values())
+
+
+def forfeit_ranking(ranking: Sequence[Sequence[str]], losers: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The ranking with the seats in `losers` (bots that could not start) taken out and tied at the bottom;
+    when every seat is a loser, one group: nobody won."""
+    if not losers:
+        return tuple(tuple(group) for group in ranking)
+    kept = [tuple(seat for seat in group if seat not in losers) for group in ranking]
+    return (*[group for group in kept if group], tuple(seat for group in ranking for seat in group if seat in losers))
+
+
+def forfeit_record(task: MatchTask, problems: Mapping[str, str]) -> GameRecord:
+    """A match not played because the bots of `problems` (seat -> why) cannot start: they lose it."""
+    seats = tuple(SeatResult(seat, name, bot_hash, started=seat not in problems)
+                  for seat, bot_hash, name in zip(task.seats, task.bots, task.names))
+    losers = [seat for seat in task.seats if seat in problems]
+    starters = tuple(seat for seat in task.seats if seat not in problems)
+    ranking = forfeit_ranking([starters], losers) if starters else (tuple(task.seats),)
+    reason = "; ".join(f"{seat}: {problem}" for seat, problem in problems.items())
+    return GameRecord(match=task.match_id, index=task.index, round=task.round, seed=task.seed, seats=seats,
+                      ranking=ranking, game_ranking=(), draw=len(ranking) == 1, end_reason="forfeit", rounds=0,
+                      details={}, forfeit=reason)
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(key): _json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json(item) for item in value]
+    return value if isinstance(value, (str, int, float, bool, type(None))) else str(value)
