@@ -38,28 +38,45 @@ def parse_answer(text: str) -> ParsedAnswer:
         return ParsedAnswer(error=f"answer is not JSON ({error.__class__.__name__}): {shown!r}")
 
 
+#: Tower fragments by field values. Most towers look the same turn after turn, and formatting a hundred of
+#: them was the largest cost of a turn's request; the cache is emptied when it grows past _CACHE_LIMIT.
+_tower_texts: dict[tuple[Any, ...], str] = {}
+_CACHE_LIMIT = 65536
+
+
+def _tower_text(key: tuple[Any, ...]) -> str:
+    if len(_tower_texts) >= _CACHE_LIMIT:
+        _tower_texts.clear()
+    level, pos, power, reach, cooldown, kind = key
+    text = _tower_texts[key] = (
+        f'{{"level":{level},"pos":{pos},"power":{power},"range":{reach},"cooldown":{cooldown},"type":"{kind}"}}'
+    )
+    return text
+
+
 def render_state_json(state: State) -> str:
     """The spec 7 view as compact JSON, equal to json.dumps(render_view(state), separators=(",", ":"))."""
-    invaders = ",".join(
+    invaders = ",".join([
         _NULL
         if i is None
         else f'{{"pos":{i.pos},"hp":{i.hp},"maxhp":{i.maxhp},"defense":{i.defense},'
         f'"stunRes":{i.stun_res},"stunTime":{i.stun_time}}}'
         for i in state.invaders
-    )
-    towers = ",".join(
-        _NULL
-        if t is None
-        else f'{{"level":{t.level},"pos":{t.pos},"power":{t.power},"range":{t.range},'
-        f'"cooldown":{t.cooldown},"type":"{t.type}"}}'
-        for t in state.towers
-    )
+    ])
+    towers = []
+    for t in state.towers:
+        if t is None:
+            towers.append(_NULL)
+            continue
+        key = (t.level, t.pos, t.power, t.range, t.cooldown, t.type)
+        text = _tower_texts.get(key)
+        towers.append(text if text is not None else _tower_text(key))
     return (
         f'{{"turnNumber":{state.turn},"invaderGold":{state.invader_gold},'
         f'"invaderIncome":{state.invader_income},"invaderBoostMax":{state.invader_boost_max},'
         f'"invaderHPMultiplier":{json.dumps(js_number(state.hp_multiplier))},'
         f'"turnsSinceLastSpawn":{state.turns_since_spawn},"defenderGold":{state.defender_gold},'
-        f'"defenderLife":{state.defender_life},"invaderSlots":[{invaders}],"towerSlots":[{towers}]}}'
+        f'"defenderLife":{state.defender_life},"invaderSlots":[{invaders}],"towerSlots":[{",".join(towers)}]}}'
     )
 
 
