@@ -1,0 +1,123 @@
+"""The two kinds of player an in-process match takes: a Python function, or a bot folder run as processes.
+
+A function gets the seat's observation and returns an action; its exceptions propagate (it is the caller's
+own code, and a traceback helps more than a silent "crash"). A bot folder runs exactly as in `td-runner
+match`: checked by `runner.play.load_player`, started per turn (`run_turn`) or once per episode
+(`PersistentBot`), under the game's time limit; its time-outs and crashes become faults the game judges.
+Each folder runs from its own temporary copy, so one folder can fill several seats or parallel episodes
+without their state files colliding (files it writes during a match are not kept).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from runner.api.core import ApiError, Episode, observation_of
+from runner.bots.limits import Limits
+from runner.bots.outcome import TurnStatus
+from runner.bots.persistent import STARTUP_MS, PersistentBot
+from runner.bots.process import run_turn
+from runner.errors import UserError
+from runner.games.interface import Answer, Fault, Game, TurnInput
+from runner.match import uses_persistent
+from runner.play import load_player
+
+_FAULTS = {
+    TurnStatus.TIMEOUT: Fault.TIMEOUT,
+    TurnStatus.CRASH: Fault.CRASH,
+    TurnStatus.FAILED_TO_START: Fault.FAILED_TO_START,
+}
+
+
+class FunctionAgent:
+    """A Python callable `agent(observation) -> action`."""
+
+    def __init__(self, function: Any, name: str | None = None) -> None:
+        self.function = function
+        self.name = name or getattr(function, "__name__", None) or type(function).__name__
+
+    def start(self, episode: Episode, seat: str) -> None:
+        self.episode, self.seat = episode, seat
+
+    def act(self, turn_input: TurnInput) -> Answer:
+        observation = observation_of(turn_input, self.episode.setup.actions)
+        return self.episode.answer(self.seat, self.function(observation))
+
+    def close(self) -> None:
+        pass
+
+
+class FolderAgent:
+    """A bot folder (`bot.json`), copied once to a temporary folder and run from there."""
+
+    def __init__(self, game: Game, seat: str, folder: str | Path, limits: Limits | None = None,
+                 startup_ms: int = STARTUP_MS) -> None:
+        self.source = Path(folder)
+        try:
+            load_player(game, seat, self.source)  # the checks `td-runner match` makes, on the original
+        except UserError as exc:
+            raise ApiError(str(exc)) from None
+        self.scratch = tempfile.TemporaryDirectory(prefix="td-runner-api-")
+        copy = Path(self.scratch.name) / self.source.resolve().name
+        shutil.copytree(self.source, copy, symlinks=True)
+        self.bot = load_player(game, seat, copy).bot
+        self.name = self.bot.nick_name
+        self.game = game
+        self.limits = limits or Limits(timeout_ms=game.timeout_ms)
+        self.startup_ms = startup_ms
+        self.persistent: PersistentBot | None = None
+
+    def start(self, episode: Episode, seat: str) -> None:
+        self.close_process()
+        if uses_persistent(self.game, self.bot):
+            game = self.game
+            self.persistent = PersistentBot(self.bot, self.limits, game.accept_line, game.answer_file.name,
+                                            self.startup_ms)
+        self.episode = episode
+
+    def act(self, turn_input: TurnInput) -> Answer:
+        turn = self.episode.session.turn
+        if self.persistent is not None:
+            outcome = self.persistent.ask(turn, turn_input.files, turn_input.line or "")
+        else:
+            outcome = run_turn(self.bot, turn_input.files, self.limits, self.game.answer_file)
+        return Answer(outcome.command, _FAULTS.get(outcome.status), outcome.seconds)
+
+    def close_process(self) -> None:
+        if self.persistent is not None:
+            self.persistent.close()
+            self.persistent = None
+
+    def close(self) -> None:
+        self.close_process()
+        self.scratch.cleanup()
+
+
+def make_agent(game: Game, seat: str, agent: Any, name: str | None = None) -> FunctionAgent | FolderAgent:
+    """A function, or a bot folder given as a path; ApiError for anything else."""
+    if isinstance(agent, (str, Path)):
+        return FolderAgent(game, seat, agent)
+    if callable(agent):
+        return FunctionAgent(agent, name)
+    raise ApiError(f"seat {seat}: an agent is a function agent(observation) or a bot folder path, "
+                   f"got {type(agent).__name__} {agent!r}")
+
+
+def agents_by_seat(seats: tuple[str, ...], agents: Any, what: str = "agents") -> dict[str, Any]:
+    """A list (one per seat, in seat order) or a mapping seat -> agent, checked against the seats."""
+    if isinstance(agents, Mapping):
+        unknown = [seat for seat in agents if seat not in seats]
+        missing = [seat for seat in seats if seat not in agents]
+        if unknown or missing:
+            raise ApiError(f"{what} must name the seats {', '.join(seats)}; "
+                           + (f"unknown: {', '.join(map(str, unknown))}" if unknown else f"missing: {', '.join(missing)}"))
+        return dict(agents)
+    if isinstance(agents, (str, Path)) or callable(agents) or not hasattr(agents, "__len__"):
+        raise ApiError(f"{what} must be a list with one agent per seat ({', '.join(seats)}) or a dict seat -> agent")
+    if len(agents) not in (len(seats),):
+        raise ApiError(f"{what}: give {len(seats)} agents, one per seat {', '.join(seats)}, got {len(agents)}")
+    return dict(zip(seats, agents))

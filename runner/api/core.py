@@ -1,0 +1,232 @@
+"""The in-process match: a game's `Session` driven from Python, with observations and actions as a bot sees them.
+
+Everything here goes through the game interface (runner/games/interface.py): `get_game`, `Session`, `Answer`.
+An observation is the JSON a file-protocol bot reads (its `state.json`, or a persistent bot's request line),
+parsed; an action becomes exactly the `Answer` the core would have read from a bot that wrote it, so a bot
+trained here plays identically as a bot folder (runner/api/wrapper.py). No pettingzoo or gymnasium here.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from runner.bots.command_file import command_from_text
+from runner.errors import UserError
+from runner.games import GAMES, get_game
+from runner.games.interface import Answer, AnswerLines, BotMode, Fault, Game, Session, TurnInput
+
+#: The file whose JSON is the observation, when the game writes one (Tower Defence, Lanes, Warzone); games
+#: without files (Invaders) send the state as the persistent request line, and that line is the observation.
+OBSERVATION_FILE = "state.json"
+MASK_KEY = "action_mask"
+
+
+class ApiError(UserError, ValueError):
+    """Every bad input to runner.api: one line saying what was wrong and what is expected.
+
+    A ValueError for Python callers, and a UserError so the CLI prints it as one line if it ever reaches it.
+    """
+
+
+def numpy() -> Any:
+    """numpy, which the action masks need; it comes with the `api` extra (gymnasium depends on it)."""
+    try:
+        import numpy as np
+    except ImportError:
+        raise ApiError("runner.api needs numpy: pip install 'td-runner[api]'") from None
+    return np
+
+
+@attrs.frozen
+class GameSetup:
+    """A game with its config and options, checked once; every episode of an env or evaluation shares it."""
+
+    game: Game
+    config: Any
+    options: Mapping[str, Any]
+    seats: tuple[str, ...]
+    actions: Any  # the game's discrete action space (see `find_action_space`), or None: actions are text
+
+
+def make_setup(
+    game: str | Game,
+    config: str | Path | None = None,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> GameSetup:
+    """Check the game name, the player count, the option names and the config; ApiError (one line) on any."""
+    if isinstance(game, str):
+        try:
+            game = get_game(game)
+        except UserError as exc:
+            raise ApiError(str(exc)) from None
+    elif not hasattr(game, "new_session"):
+        raise ApiError(f"game must be a game name ({', '.join(GAMES)}), got {type(game).__name__} {game!r}")
+    count = game.player_counts[0] if players is None else players
+    if isinstance(count, bool) or not isinstance(count, int) or count not in game.player_counts:
+        allowed = ", ".join(map(str, game.player_counts))
+        raise ApiError(f"{game.name} is played by {allowed} players, not {count!r}")
+    known = {option.dest: option for option in game.options}
+    values = {dest: option.default for dest, option in known.items()}
+    for key, value in (options or {}).items():
+        if key not in known:
+            close = difflib.get_close_matches(key, list(known), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            names = ", ".join(known) or "none"
+            raise ApiError(f"{game.name} has no option {key!r}{hint}; its options are: {names}")
+        if value is not None:
+            values[key] = value
+    if config is not None and not isinstance(config, (str, Path)):
+        raise ApiError(f"config must be the path of a game config file, got {type(config).__name__}")
+    try:
+        configured = game.configure(Path(config) if config is not None else None, values)
+    except UserError as exc:
+        raise ApiError(str(exc)) from None
+    except (TypeError, ValueError) as exc:  # an option value of the wrong type, e.g. max_rounds="ten"
+        raise ApiError(f"{game.name}: bad option value: {exc}") from None
+    return GameSetup(game, configured, values, game.seats(count), find_action_space(game, configured))
+
+
+def find_action_space(game: Game, config: Any) -> Any:
+    """The game's discrete action space for `config`, or None when its actions are command text.
+
+    The hook is an optional `Game.action_space(config)` returning an object with `size`, `encode(text)`,
+    `decode(number)` and `mask(view)` (runner/games/tower_defence/actions.py). Until the interface has that
+    attribute, a game may provide it by convention as the function `action_space` of the module `actions` in
+    its package, found through the registry by name (as the registry itself imports games), never by an
+    import of the game's package here.
+    """
+    hook = getattr(game, "action_space", None)
+    if hook is None:
+        module_name = f"{GAMES.get(game.name, '')}.actions"
+        try:
+            module = importlib.import_module(module_name) if GAMES.get(game.name) else None
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            module = None
+        hook = getattr(module, "action_space", None)
+    return None if hook is None else hook(config)
+
+
+def observation_of(turn_input: TurnInput, actions: Any = None) -> dict[str, Any]:
+    """A seat's observation: the parsed state.json (or request line), plus `action_mask` for discrete games."""
+    text = turn_input.files.get(OBSERVATION_FILE)
+    if text is None:
+        text = turn_input.line
+    if text is None:
+        raise ApiError(f"this game gives its bots neither {OBSERVATION_FILE} nor a request line")
+    observation = json.loads(text)
+    if not isinstance(observation, dict):
+        observation = {"value": observation}
+    if actions is not None:
+        observation[MASK_KEY] = numpy().array(actions.mask(observation), dtype=numpy().int8)
+    return observation
+
+
+def is_persistent_only(game: Game) -> bool:
+    """Whether the game's bots always stay alive and answer on stdout (Invaders), so answers are lines."""
+    return game.bot_modes == frozenset({BotMode.PERSISTENT})
+
+
+def command_text(setup: GameSetup, seat: str, action: Any) -> str:
+    """An agent's action as the text a bot would write: an action number (discrete games) or command text."""
+    actions = setup.actions
+    if isinstance(action, str):
+        return action
+    np = numpy() if actions is not None else None
+    if actions is not None and not isinstance(action, bool) and isinstance(action, (int, np.integer)):
+        try:
+            return actions.decode(int(action))
+        except ValueError as exc:
+            raise ApiError(f"seat {seat}: {exc}") from None
+    wanted = "an action number or command text" if actions is not None else "command text (a str)"
+    raise ApiError(f"seat {seat}: the action must be {wanted} for {setup.game.name}, "
+                   f"got {type(action).__name__} {action!r}")
+
+
+def answer_of(game: Game, text: str, turn: int) -> Answer:
+    """The Answer the core reads from a bot that writes `text` (runner/api/wrapper.py writes it so).
+
+    Per-turn games: no text is no answer file; otherwise the file, cut at the game's cap, and only its first
+    line where the game reads one (spec 4.1 via `command_from_text`). Persistent-only games: the first line is
+    the bot's stdout line, which the game's `accept_line` turns into the answer (a line it refuses means no
+    answer within the time limit, as the real bot would get).
+    """
+    if is_persistent_only(game):
+        line = text.split("\n", 1)[0].removesuffix("\r")
+        accepted = game.accept_line(line, turn)
+        return Answer("", Fault.TIMEOUT) if accepted is None else Answer(accepted)
+    if text == "":
+        return Answer("")
+    answer_file = game.answer_file
+    data = text.encode("utf-8")
+    if len(data) > answer_file.cap_bytes:
+        text = data[: answer_file.cap_bytes].decode("utf-8", errors="ignore")
+    if answer_file.lines is AnswerLines.FIRST:
+        text = command_from_text(text)
+    return Answer(text)
+
+
+def reward_of(outcome: Any, seat: str) -> float:
+    """+1 for the winner, 0 for a draw or a tie at the top, -1 otherwise (shaping belongs in wrappers)."""
+    if outcome.winner == seat:
+        return 1.0
+    if outcome.winner is None and outcome.ranking and seat in outcome.ranking[0]:
+        return 0.0
+    return -1.0
+
+
+def outcome_json(outcome: Any) -> dict[str, Any]:
+    """The result as match.json words it: end reason, winner, ranking, and the game's details."""
+    return {
+        "reason": outcome.reason,
+        "winner": outcome.winner,
+        "ranking": [list(group) for group in outcome.ranking],
+        "draw": outcome.draw,
+        **json.loads(json.dumps(dict(outcome.details), default=str)),
+    }
+
+
+def check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ApiError(f"seed must be a non-negative integer, got {seed!r}")
+    return seed
+
+
+class Episode:
+    """One match in progress: the game's Session plus what turns actions into answers and inputs into views."""
+
+    def __init__(self, setup: GameSetup, seed: int, names: Mapping[str, str] | None = None) -> None:
+        self.setup = setup
+        self.seed = check_seed(seed)
+        options = dict(setup.options)
+        options["names"] = {seat: (names or {}).get(seat, seat) for seat in setup.seats}  # as play_match does
+        self.session: Session = setup.game.new_session(setup.config, setup.seats, self.seed, options)
+        self.turns = 0
+
+    @property
+    def over(self) -> bool:
+        return self.session.outcome() is not None
+
+    def observe(self, inputs: Mapping[str, TurnInput], seats: Sequence[str]) -> dict[str, dict[str, Any]]:
+        return {seat: observation_of(inputs[seat], self.setup.actions) for seat in seats}
+
+    def answer(self, seat: str, action: Any) -> Answer:
+        return answer_of(self.setup.game, command_text(self.setup, seat, action), self.session.turn)
+
+    def play(self, answers: Mapping[str, Answer]) -> Any:
+        report = self.session.play_turn(answers)
+        self.turns += 1
+        return report
+
+
+#: An in-process agent: the observation in, an action out (kaggle-environments' `agent(observation)`).
+AgentFunction = Callable[[dict[str, Any]], Any]
