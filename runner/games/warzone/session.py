@@ -17,7 +17,7 @@ from runner.games.warzone.protocol.orders_text import index_names, parse_orders
 from runner.games.warzone.protocol.state_json import (
     BotReport, map_document, render_state_json, shared_document, state_document,
 )
-from runner.games.warzone.protocol.state_txt import render_state_txt
+from runner.games.warzone.protocol.state_txt import render_board_lines, render_state_txt
 from runner.games.warzone.rules.board import WarMap
 from runner.games.warzone.rules.orders import OrderSheet
 from runner.games.warzone.rules.ranking import rank_seats
@@ -87,6 +87,7 @@ class WarzoneSession:
         self.bots: dict[str, BotReport] = {}
         self._names_index = index_names(warmap)
         self._map_doc = map_document(warmap)
+        self._map_json = render_state_json(self._map_doc)  # identical every turn (spec 4.2)
 
     @property
     def turn(self) -> int:
@@ -105,10 +106,14 @@ class WarzoneSession:
     def inputs(self) -> dict[str, TurnInput]:
         inputs = {}
         shared = shared_document(self.state, self.warmap, self.rules, self.names, self._map_doc)
+        fragments = {"map": self._map_json}  # the parts every seat shares, rendered once (same bytes)
+        board_lines = None
         for seat in self.active_seats():
             document = self.document(seat, shared)
-            inputs[seat] = TurnInput(files={"state.json": render_state_json(document),
-                                            "state.txt": render_state_txt(document)})
+            if board_lines is None:
+                board_lines = render_board_lines(document)
+            inputs[seat] = TurnInput(files={"state.json": render_state_json(document, fragments),
+                                            "state.txt": render_state_txt(document, board_lines)})
         return inputs
 
     def parse(self, text: str) -> OrderSheet:

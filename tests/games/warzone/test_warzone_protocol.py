@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from warzone_helpers import DATA, load_map
+from warzone_helpers import DATA, MAPS, load_map
 
 from runner.games.interface import Answer
 from runner.games.warzone.protocol.config import KEYS, ConfigError, parse_config, render_config
@@ -188,3 +188,22 @@ def test_p4_statuses_and_partial_files() -> None:
     statuses = {seat: json.loads(i.files["state.json"])["last_turn"]["bot"]["status"]
                 for seat, i in session.inputs().items()}
     assert statuses == {"A": "timeout", "B": "no_file", "C": "crash"}
+
+
+def test_shared_fragments_render_the_same_bytes() -> None:
+    """The session renders what all seats share once per turn; the files equal whole renderings."""
+    from warzone_helpers import run_match, starter_orders
+
+    from runner.games.warzone import GAME
+    from runner.games.warzone.protocol.state_txt import render_state_txt as whole_txt
+
+    config = GAME.configure(None, {"map": str(MAPS / "td-harbour.map"), "max_turns": 6})
+    session, turns = run_match(GAME, config, tuple("ABCDEF"), 3, dict.fromkeys("ABCDEF", starter_orders()))
+    assert len(turns) >= 2
+    session = GAME.new_session(config, tuple("ABCDEF"), 3, {})
+    for _, _, answers, _ in turns:
+        for seat, given in session.inputs().items():
+            document = session.document(seat)
+            assert given.files["state.json"] == json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+            assert given.files["state.txt"] == whole_txt(document)
+        session.play_turn(answers)

@@ -116,6 +116,42 @@ def _last_turn(last: TurnResult, seat: str, bots: Mapping[str, BotReport]) -> di
     }
 
 
-def render_state_json(document: Mapping[str, Any]) -> str:
-    """Compact UTF-8 JSON, no spaces (spec 4.2)."""
-    return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+#: Values every seat's document shares in one turn (the same objects, from `shared_document`), and the
+#: shared parts of `last_turn`: rendered once per turn when the caller passes a `fragments` cache.
+SHARED_KEYS = frozenset({"rules", "play_order", "turn_order", "players", "map", "board"})
+SHARED_LAST_TURN_KEYS = frozenset({"turn", "turn_order", "events"})
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _object(items: Mapping[str, Any], shared: frozenset[str], fragments: dict[str, str], prefix: str) -> str:
+    """`_compact(items)`, byte for byte, taking the values named in `shared` from `fragments`."""
+    parts = []
+    for key, value in items.items():
+        if key in shared:
+            cached = fragments.get(prefix + key)
+            if cached is None:
+                cached = fragments[prefix + key] = _compact(value)
+            parts.append(f"{_compact(key)}:{cached}")
+        else:
+            parts.append(f"{_compact(key)}:{_compact(value)}")
+    return "{" + ",".join(parts) + "}"
+
+
+def render_state_json(document: Mapping[str, Any], fragments: dict[str, str] | None = None) -> str:
+    """Compact UTF-8 JSON, no spaces (spec 4.2). `fragments` (a fresh dict per turn, shared by every seat's
+    document of that turn) caches the parts all seats share; the bytes are the same either way."""
+    if fragments is None:
+        return _compact(document)
+    parts = []
+    for key, value in document.items():
+        if key == "last_turn" and value is not None:
+            text = _object(value, SHARED_LAST_TURN_KEYS, fragments, "last_turn.")
+        elif key in SHARED_KEYS:
+            text = fragments.get(key) or fragments.setdefault(key, _compact(value))
+        else:
+            text = _compact(value)
+        parts.append(f"{_compact(key)}:{text}")
+    return "{" + ",".join(parts) + "}"

@@ -15,8 +15,22 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split("\n")).replace("\r", " ")
 
 
-def render_state_txt(document: Mapping[str, Any]) -> str:
-    """The text form of a `state_document` (the previous turn's events are only in state.json)."""
+def render_board_lines(document: Mapping[str, Any]) -> list[str]:
+    """The `continent` and `territory` lines: the same for every seat in one turn."""
+    lines = []
+    for continent in document["map"]["continents"]:
+        lines.append(f"continent {continent['id']} {continent['bonus']} {_ids(continent['territories'])} "
+                     f"{continent['name']}")
+    territories = document["map"]["territories"]
+    for territory, square in zip(territories, document["board"]):
+        lines.append(f"territory {territory['id']} {square['owner']} {square['armies']} {territory['continent']} "
+                     f"{_ids(territory['neighbours'])} {territory['name']}")
+    return lines
+
+
+def render_state_txt(document: Mapping[str, Any], board_lines: list[str] | None = None) -> str:
+    """The text form of a `state_document` (the previous turn's events are only in state.json);
+    `board_lines` are this turn's `render_board_lines` when the caller renders them once for every seat."""
     rules = document["rules"]
     me = document["me"]
     lines = [
@@ -34,13 +48,7 @@ def render_state_txt(document: Mapping[str, Any]) -> str:
             player["pool"], player["cards"], _one_line(player["name"])))
     lines.append(f"pool {me['pool']}")
     lines.append("hand " + " ".join(str(count) for count in me["hand"].values()))
-    for continent in document["map"]["continents"]:
-        lines.append(f"continent {continent['id']} {continent['bonus']} {_ids(continent['territories'])} "
-                     f"{continent['name']}")
-    territories = document["map"]["territories"]
-    for territory, square in zip(territories, document["board"]):
-        lines.append(f"territory {territory['id']} {square['owner']} {square['armies']} {territory['continent']} "
-                     f"{_ids(territory['neighbours'])} {territory['name']}")
+    lines.extend(render_board_lines(document) if board_lines is None else board_lines)
     for rejection in (document["last_turn"] or {}).get("rejected", ()):
         lines.append(f"rejected {rejection['line']} {rejection['code']} {_one_line(rejection['text'])}")
     lines.append("end")
