@@ -63,3 +63,7 @@ def play() -> Callable[..., list[dict]]:
 @pytest.fixture
 def write_log() -> Callable[..., Path]:
     return write_session_log
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a long end-to-end test (deselect with -m 'not slow')")

@@ -1,0 +1,56 @@
+"""The reference's two sample AIs, hosted as koth-js bots, play a live match through `td-runner match` that is
+the reference game itself: 12,630 turns, every field of every turn equal to the spec 16 trace
+turret__vs__army. Skipped without node (the koth-js host runs under node)."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from runner.cli import main
+from runner.games.invaders.logs import iter_rows
+from runner.games.invaders.rules.trace import STATE_KEYS, TURN_KEYS, compare_rows
+
+ROOT = Path(__file__).parents[3]
+BOTS = ROOT / "starter-bots" / "invaders"
+TRACE = Path("/work/shared/conformance/koth/turret__vs__army.jsonl.gz")
+
+pytestmark = [
+    pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (koth-js bots run under node)"),
+    pytest.mark.skipif(not TRACE.is_file(), reason=f"the reference trace {TRACE} is not present"),
+]
+
+
+@pytest.mark.parametrize(("folder", "entry"), [("koth-turret", "simpleTurretBuilder()"), ("koth-army", "simpleInvaderArmy()")])
+def test_sample_bot_json_declares_a_koth_js_bot(folder: str, entry: str) -> None:
+    data = json.loads((BOTS / folder / "bot.json").read_text())
+    assert data["botLanguage"] == "koth-js" and data["entry"] == entry
+    assert (BOTS / folder / data["botFileName"]).is_file()
+
+
+@pytest.mark.slow
+def test_live_match_of_the_samples_is_the_reference_game(tmp_path: Path) -> None:
+    err = io.StringIO()
+    code = main(["match", "--game", "invaders", "--quiet", "--output", str(tmp_path), "--name", "live",
+                 str(BOTS / "koth-turret"), str(BOTS / "koth-army")], out=io.StringIO(), err=err)
+    assert code == 0, err.getvalue()
+    log = tmp_path / "live"
+    summary = json.loads((log / "match.json").read_text())
+    assert summary["end_reason"] == "life" and summary["rounds"] == summary["score"] == 12630
+    assert all(player["events"] == [] for player in summary["players"])
+
+    # td-runner diff, by hand: every spec 16 field of every turn (the answers as sent included)
+    ours = iter_rows(log)
+    reference = iter_rows(TRACE)
+    assert next(reference)["t"] == 0  # the trace's initial-state row; a match log starts at turn 1
+    turns = 0
+    for expected, got in zip(reference, ours, strict=True):
+        turns += 1
+        assert got["t"] == expected["t"] == turns
+        assert compare_rows(expected, got, STATE_KEYS + TURN_KEYS) == [], f"turn {turns}"
+    assert turns == 12630 and got["end"] is True
+
