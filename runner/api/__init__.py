@@ -15,9 +15,7 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from runner.api.core import ApiError, GameSetup, make_setup, observation_of
-from runner.api.evaluate import AgentSummary, EpisodeResult, Evaluation, evaluate
-from runner.api.wrapper import write_bot
+from runner.api.core import ApiError, make_setup, observation_of
 
 __all__ = [
     "AgentSummary", "ApiError", "EpisodeResult", "Evaluation", "action_space", "decode", "encode", "evaluate",
@@ -84,3 +82,18 @@ def decode(action: int) -> str:
         return _tower_defence().decode(action)
     except ValueError as exc:
         raise ApiError(str(exc)) from None
+
+
+_LAZY = {  # loaded on first use: a wrapped bot (runner.api.wrapper) starts every turn and must start fast
+    "evaluate": "runner.api.evaluation", "Evaluation": "runner.api.evaluation", "EpisodeResult": "runner.api.evaluation",
+    "AgentSummary": "runner.api.evaluation", "write_bot": "runner.api.wrapper",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'runner.api' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

@@ -97,10 +97,11 @@ class FolderAgent:
         self.scratch.cleanup()
 
 
-def make_agent(game: Game, seat: str, agent: Any, name: str | None = None) -> FunctionAgent | FolderAgent:
-    """A function, or a bot folder given as a path; ApiError for anything else."""
+def make_agent(game: Game, seat: str, agent: Any, name: str | None = None,
+               timeout_ms: int | None = None) -> FunctionAgent | FolderAgent:
+    """A function, or a bot folder given as a path (limited to `timeout_ms` a turn, default the game's)."""
     if isinstance(agent, (str, Path)):
-        return FolderAgent(game, seat, agent)
+        return FolderAgent(game, seat, agent, Limits(timeout_ms=timeout_ms or game.timeout_ms))
     if callable(agent):
         return FunctionAgent(agent, name)
     raise ApiError(f"seat {seat}: an agent is a function agent(observation) or a bot folder path, "

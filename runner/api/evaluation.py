@@ -87,7 +87,8 @@ def _play_episode(index: int) -> EpisodeResult:
     seat_agent = {seat: (position + shift) % count for position, seat in enumerate(setup.seats)}
     seed = _JOB["seed"] + index
     started = time.perf_counter()
-    players = {seat: make_agent(setup.game, seat, agents[i], names[i]) for seat, i in seat_agent.items()}
+    players = {seat: make_agent(setup.game, seat, agents[i], names[i], _JOB["timeout_ms"])
+               for seat, i in seat_agent.items()}
     try:
         episode = Episode(setup, seed, {seat: players[seat].name for seat in setup.seats})
         for seat, player in players.items():
@@ -136,11 +137,13 @@ def evaluate(
     config: str | Path | None = None,
     rotate: bool = False,
     names: Sequence[str] | None = None,
+    timeout_ms: int | None = None,
     **options: Any,
 ) -> Evaluation:
     """Play `episodes` matches between `agents` (one per seat, in seat order: functions or bot folders).
 
-    `options` are the game's options by name (`max_rounds=100`, `map="..."`); `config` a game config file.
+    `options` are the game's options by name (`max_rounds=100`, `map="..."`); `config` a game config file;
+    `timeout_ms` the limit per turn of bot folders (default the game's, as in `td-runner match`).
     Returns every episode's result and the summary table (points: win 1, draw 0.5, loss 0).
     """
     if isinstance(agents, (str, Path)) or callable(agents) or not isinstance(agents, Sequence):
@@ -149,13 +152,15 @@ def evaluate(
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise ApiError(f"{name} must be an integer >= {low}, got {value!r}")
     check_seed(seed)
+    if timeout_ms is not None and (isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int) or timeout_ms < 1):
+        raise ApiError(f"timeout_ms must be a positive integer, got {timeout_ms!r}")
     setup = make_setup(game, config, len(agents), options)
     for index, agent in enumerate(agents):  # check every agent (a bad bot folder) before any episode
         make_agent(setup.game, setup.seats[index], agent).close()
     if names is not None and len(names) != len(agents):
         raise ApiError(f"names: give {len(agents)} names, one per agent, got {len(names)}")
     shown = list(names) if names is not None else [_agent_name(agent, i) for i, agent in enumerate(agents)]
-    _JOB.update(setup=setup, agents=list(agents), names=shown, seed=seed, rotate=rotate)
+    _JOB.update(setup=setup, agents=list(agents), names=shown, seed=seed, rotate=rotate, timeout_ms=timeout_ms)
     try:
         if workers == 1 or episodes == 1:
             results = [_play_episode(index) for index in range(episodes)]
