@@ -75,6 +75,9 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings | None:
     game = get_game(args.game or DEFAULT_GAME)
     if args.workers is not None and args.workers < 1:
         raise UserError(f"--workers must be at least 1, got {args.workers}")
+    repeated = next((bot for index, bot in enumerate(args.bots) if bot in args.bots[:index]), None)
+    if repeated is not None:
+        raise UserError(f"bot folder {repeated} is given twice; enter each bot once")
     bots = [*args.bots, *(b for b in [*args.defender, *args.invader] if b not in args.bots)]
     return TournamentSettings(
         game=game.name, bots=tuple(dict.fromkeys(bots)), format=args.format or ROUND_ROBIN,

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
+import runner
 from runner.tournament.task import MatchResult, MatchTask
 
 #: Where a job's log goes: the backend is told the final folder and plays into a temporary one beside it.
@@ -63,8 +64,8 @@ class LocalBackend:
                             if stopping.is_set():
                                 return
                             process = subprocess.Popen(
-                                [sys.executable, "-m", "runner.tournament.worker"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=False)
+                                [sys.executable, "-m", "runner.tournament.worker"], env=_worker_env(),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
                             processes.append(process)
                     result = _play(process, task, self.bot_dirs, folder)
                     results.put((result, folder))
@@ -107,6 +108,15 @@ class LocalBackend:
                     process.wait(timeout=30)
                 except subprocess.TimeoutExpired:
                     process.kill()
+
+
+def _worker_env() -> dict[str, str]:
+    """The environment of a worker: this one, with the folder holding this `runner` package first on the
+    path, so a worker imports the very td-runner that started it whatever the current folder."""
+    env = dict(os.environ)
+    package_root = str(Path(runner.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    return env
 
 
 def _play(process: subprocess.Popen[bytes], task: MatchTask, bot_dirs: Mapping[str, Path], folder: Path) -> MatchResult:

@@ -151,7 +151,7 @@ def forfeit_record(task: MatchTask, problems: Mapping[str, str]) -> GameRecord:
                   for seat, bot_hash, name in zip(task.seats, task.bots, task.names))
     losers = [seat for seat in task.seats if seat in problems]
     starters = tuple(seat for seat in task.seats if seat not in problems)
-    ranking = forfeit_ranking([starters], losers) if starters else (tuple(task.seats),)
+    ranking = (starters, tuple(losers)) if starters else (tuple(task.seats),)
     reason = "; ".join(f"{seat}: {problem}" for seat, problem in problems.items())
     return GameRecord(match=task.match_id, index=task.index, round=task.round, seed=task.seed, seats=seats,
                       ranking=ranking, game_ranking=(), draw=len(ranking) == 1, end_reason="forfeit", rounds=0,

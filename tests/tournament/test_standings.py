@@ -1,0 +1,77 @@
+"""Standings from records alone: scoring rules, forfeits, order independence (no matches played here)."""
+
+from __future__ import annotations
+
+import random
+
+from runner.bots.outcome import TurnStatus
+from runner.tournament.records import GameRecord, SeatResult
+from runner.tournament.standings import compute_standings, render_csv
+from runner.tournament.task import _never_started, forfeit_ranking
+
+
+def record(index: int, seats: list[tuple[str, str]], ranking, *, draw: bool = False, **extra) -> GameRecord:
+    return GameRecord(match=f"m{index}", index=index, round=0, seed=0,
+                      seats=tuple(SeatResult(seat, bot, bot.lower()) for seat, bot in seats),
+                      ranking=tuple(tuple(group) for group in ranking), game_ranking=(), draw=draw,
+                      end_reason="x", rounds=3, **extra)
+
+
+def test_forfeit_ranking_moves_non_starters_to_the_bottom() -> None:
+    assert forfeit_ranking([["A"], ["B"]], ["A"]) == (("B",), ("A",))
+    assert forfeit_ranking([["A", "B"], ["C"]], ["B"]) == (("A",), ("C",), ("B",))
+    assert forfeit_ranking([["A"], ["B"]], []) == (("A",), ("B",))
+    assert _never_started({TurnStatus.FAILED_TO_START: 3})
+    assert not _never_started({TurnStatus.FAILED_TO_START: 2, TurnStatus.CRASH: 1})
+    assert not _never_started({})
+
+
+def test_wins_draws_points_and_crosstable() -> None:
+    records = [
+        record(0, [("A", "X"), ("B", "Y")], [["A"], ["B"]]),
+        record(1, [("A", "Y"), ("B", "X")], [["A", "B"]], draw=True),
+        record(2, [("A", "X"), ("B", "Y"), ("C", "Z")], [["C"], ["A", "B"]]),
+    ]
+    table = compute_standings("g", records)
+    rows = {row.name: row for row in table.rows}
+    assert (rows["X"].wins, rows["X"].draws, rows["X"].losses) == (1, 1, 1)
+    assert rows["X"].points == 1 + 0.5 + 0.25  # beat Y; drew; tied with Y below Z: half of one of two
+    assert rows["Z"].points == 1 and rows["Z"].wins == 1
+    assert table.crosstable["X"]["Y"] == {"wins": 1, "draws": 2, "losses": 0}
+    assert table.crosstable["Z"]["X"] == {"wins": 1, "draws": 0, "losses": 0}
+    assert rows["X"].mu > rows["Y"].mu
+    assert render_csv(table).splitlines()[0].startswith("name,hash,games,wins,draws,losses,points,mu")
+
+
+def test_order_of_finishing_does_not_matter() -> None:
+    bots = ["P", "Q", "R", "S"]
+    rng = random.Random(3)
+    records = []
+    for index in range(30):
+        a, b = rng.sample(bots, 2)
+        records.append(record(index, [("A", a), ("B", b)], [["A"], ["B"]] if rng.random() < 0.7 else [["A", "B"]],
+                              draw=False))
+    expected = compute_standings("g", records).to_json()
+    for _ in range(5):
+        rng.shuffle(records)
+        assert compute_standings("g", records).to_json() == expected
+
+
+def test_sided_scoring_follows_invaders_spec() -> None:
+    """Defenders by mean turns (higher better), invaders by mean turns against (lower better); a forfeit
+    scores 0 when the defender could not start, else the cap."""
+    def sided(index: int, defender: str, invader: str, score: int | None, started=(True, True)) -> GameRecord:
+        seats = (SeatResult("defender", defender, defender.lower(), started=started[0]),
+                 SeatResult("invader", invader, invader.lower(), started=started[1]))
+        details = {} if score is None else {"score": score}
+        return GameRecord(f"s{index}", index, 0, 0, seats, (("invader",), ("defender",)), (), False, "life", 10,
+                          details, forfeit=None if score is not None else "cannot start")
+    records = [sided(0, "D1", "I1", 100), sided(1, "D2", "I1", 50), sided(2, "D1", "I2", 300),
+               sided(3, "D2", "I2", None, started=(True, False))]
+    table = compute_standings("invaders", records, sides=("defender", "invader"), turn_cap=1000)
+    rows = {(row.name, row.role): row for row in table.rows}
+    assert rows[("D1", "defender")].mean_turns == 200 and rows[("D2", "defender")].mean_turns == 525
+    assert rows[("I1", "invader")].mean_turns == 75 and rows[("I2", "invader")].mean_turns == 650
+    assert [row.name for row in table.rows] == ["D2", "D1", "I1", "I2"]
+    assert rows[("I1", "invader")].mu > rows[("I2", "invader")].mu  # I1 ended both its games sooner than I2
+    assert table.crosstable["D1"]["I1"]["mean_turns"] == 100
