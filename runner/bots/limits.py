@@ -34,6 +34,7 @@ class Limits:
     # RLIMIT_NPROC counts every process of the user, not just the bot's, so it is off unless asked for
     processes: int | None = attrs.field(default=None, validator=_positive_or_none)
     output_cap_bytes: int = attrs.field(default=1 * MiB, validator=_positive_or_none)
+    # bytes of an answer file read at least (a game may read more: Lanes reads 64 KiB + 1 to tell "too big")
     command_cap_bytes: int = attrs.field(default=64 * KiB, validator=_positive_or_none)
     sandbox: bool = False
     # sandbox only: folders the bot must not even read, each replaced by an empty tmpfs; give the opponent's
