@@ -82,7 +82,7 @@ def make_setup(
             names = ", ".join(known) or "none"
             raise ApiError(f"{game.name} has no option {key!r}{hint}; its options are: {names}")
         if value is not None:
-            values[key] = value
+            values[key] = _option_value(game, known[key], value)
     if config is not None and not isinstance(config, (str, Path)):
         raise ApiError(f"config must be the path of a game config file, got {type(config).__name__}")
     try:
@@ -92,6 +92,19 @@ def make_setup(
     except (TypeError, ValueError) as exc:  # an option value of the wrong type, e.g. max_rounds="ten"
         raise ApiError(f"{game.name}: bad option value: {exc}") from None
     return GameSetup(game, configured, values, game.seats(count), find_action_space(game, configured))
+
+
+def _option_value(game: Game, option: Any, value: Any) -> Any:
+    """An option's value checked as `td-runner match` checks its flag: through the option's own converter."""
+    try:
+        converted = option.type(str(value)) if option.type is not None else value
+    except UserError as exc:
+        raise ApiError(str(exc)) from None
+    except (TypeError, ValueError) as exc:
+        raise ApiError(f"{game.name} option {option.dest}={value!r}: {exc}") from None
+    if option.choices is not None and converted not in option.choices:
+        raise ApiError(f"{game.name} option {option.dest}={value!r} is not one of {', '.join(option.choices)}")
+    return converted
 
 
 def find_action_space(game: Game, config: Any) -> Any:

@@ -26,6 +26,7 @@ from runner.api.core import (
     ApiError,
     Episode,
     GameSetup,
+    check_seed,
     outcome_json,
     reward_of,
 )
@@ -128,6 +129,8 @@ class GameParallelEnv(ParallelEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         """A new match; `seed` is the match seed of `td-runner match --seed` (None: drawn from the env's RNG)."""
+        if seed is not None:
+            check_seed(seed)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         match_seed = seed if seed is not None else int(self._np_random.integers(2**31))
@@ -221,6 +224,8 @@ class SingleAgentEnv(gymnasium.Env):
         return None if self.episode is None else self.episode.session
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            check_seed(seed)
         super().reset(seed=seed)
         match_seed = seed if seed is not None else int(self.np_random.integers(2**31))
         self.episode = Episode(self.setup, match_seed, self.names)

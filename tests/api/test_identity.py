@@ -103,8 +103,8 @@ def test_evaluate_mixes_a_function_and_its_wrapped_bot_folder_with_the_same_resu
     module = _load("td_agent")
     folder = write_bot(tmp_path / "bot", AGENTS / "td_agent.py", "tower-defence")
     as_function = evaluate([module.agent, module.stubborn], "tower-defence", episodes=1, seed=SEED,
-                           max_rounds=ROUNDS)
-    as_folder = evaluate([folder, module.stubborn], "tower-defence", episodes=1, seed=SEED, max_rounds=ROUNDS,
+                           max_rounds=4)
+    as_folder = evaluate([folder, module.stubborn], "tower-defence", episodes=1, seed=SEED, max_rounds=4,
                          timeout_ms=SLOW_MACHINE.timeout_ms)
     first, second = as_function.episodes[0], as_folder.episodes[0]
     assert (first.outcome, first.standings, first.turns) == (second.outcome, second.standings, second.turns)

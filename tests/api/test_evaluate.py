@@ -1,0 +1,48 @@
+"""evaluate(): seeded episodes, seat rotation, forked workers giving the same results, the summary table."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from runner.api import evaluate  # noqa: E402
+
+
+def builder(observation):
+    """Builds whatever the mask allows first in its scan (energy, then attack), never idles when it can act."""
+    allowed = np.flatnonzero(observation["action_mask"][1:]) + 1
+    preferred = [a for a in allowed if (a - 1) % 6 in (1, 2)]
+    return int(preferred[observation["gameDetails"]["round"] % len(preferred)]) if preferred else 0
+
+
+def idle(observation):
+    return 0
+
+
+def test_a_builder_beats_an_idle_agent_and_the_table_says_so() -> None:
+    result = evaluate([builder, idle], "tower-defence", episodes=4, seed=3, rotate=True, max_rounds=120)
+    assert [episode.seed for episode in result.episodes] == [3, 4, 5, 6]
+    assert [episode.seats for episode in result.episodes] == [{"A": 0, "B": 1}, {"A": 1, "B": 0}] * 2
+    top, bottom = result.table
+    assert (top.name, top.wins, top.points, top.score) == ("builder", 4, 4.0, 1.0)
+    assert (bottom.name, bottom.losses, bottom.points) == ("idle", 4, 0.0)
+    for episode in result.episodes:
+        winner = episode.outcome["winner"]
+        assert episode.points[episode.seats[winner]] == 1.0 and episode.turns > 0
+        assert set(episode.standings) == {"A", "B"}
+    assert "builder" in result.render().splitlines()[1]
+
+
+def test_a_draw_gives_half_a_point_each() -> None:
+    result = evaluate([idle, idle], "tower-defence", episodes=1, max_rounds=5, names=["one", "two"])
+    assert result.episodes[0].outcome["winner"] is None
+    assert [(row.name, row.draws, row.points) for row in result.table] == [("one", 1, 0.5), ("two", 1, 0.5)]
+
+
+def test_workers_give_the_same_results_in_the_same_order() -> None:
+    lanes_idle = lambda observation: ""  # noqa: E731  (a lambda: workers are forked, agents never pickled)
+    one = evaluate([lanes_idle, lanes_idle], "lanes", episodes=3, seed=1, max_turns=4)
+    three = evaluate([lanes_idle, lanes_idle], "lanes", episodes=3, seed=1, workers=3, max_turns=4)
+    strip = lambda result: [(e.episode, e.seed, e.outcome, e.turns, e.standings) for e in result.episodes]  # noqa: E731
+    assert strip(one) == strip(three) and len(strip(one)) == 3
