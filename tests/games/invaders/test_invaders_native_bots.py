@@ -84,3 +84,18 @@ def test_cpp_starter_plays_like_the_python_starter(cpp_bot: Path, tmp_path: Path
     assert any(row["da"] and row["da"]["action"] == "upgrade" for row in python_rows)
     assert match_rows(tmp_path, "cpp-defends", cpp_bot, PYTHON) == python_rows
     assert match_rows(tmp_path, "cpp-invades", PYTHON, cpp_bot) == python_rows
+
+
+def test_the_readme_example_bot_plays_both_sides(tmp_path: Path) -> None:
+    readme = (Path(__file__).parents[3] / "runner" / "games" / "invaders" / "README.md").read_text()
+    code = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.splitlines()) == 10
+    (tmp_path / "bot.py").write_text(code)
+    bot = json.loads((PYTHON / "bot.json").read_text())
+    (tmp_path / "bot.json").write_text(json.dumps({**bot, "nickName": "ReadmeExample"}))
+    err = io.StringIO()
+    assert main(["match", "--game", "invaders", "--quiet", "--max-turns", "120", "--output", str(tmp_path),
+                 "--name", "m", str(tmp_path), str(tmp_path)], out=io.StringIO(), err=err) == 0, err.getvalue()
+    rows = [json.loads(line) for line in (tmp_path / "m" / "log.jsonl").read_text().splitlines()]
+    assert len(rows) == 120 and all("faults" not in row for row in rows)
+    assert [t[0] for t in rows[-1]["tw"]] == list(range(94, 100)) and sum(row["sp"] for row in rows) >= 5
