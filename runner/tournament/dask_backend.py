@@ -40,19 +40,22 @@ def import_distributed() -> Any:
 class DaskBackend:
     """Submits every match to a cluster; `run` calls `done` in the calling thread as results arrive."""
 
-    def __init__(self, address: str, workers: int | None, bot_dirs: Mapping[str, Path]) -> None:
+    def __init__(self, address: str, workers: int | None, bot_dirs: Mapping[str, Path], *,
+                 processes: bool = True, connect_timeout: str = "10s") -> None:
         self.address = address
         self.workers = workers
         self.bot_dirs = dict(bot_dirs)
+        self.processes = processes  # `local`: worker processes (a match's Python work then has its own core)
+        self.connect_timeout = connect_timeout
 
     def _client(self) -> tuple[Any, Any]:
         distributed = import_distributed()
         if self.address == LOCAL:
             cluster = distributed.LocalCluster(n_workers=self.workers or 1, threads_per_worker=1,
-                                               processes=True, dashboard_address=None)
+                                               processes=self.processes, dashboard_address=None)
             return distributed.Client(cluster), cluster
         try:
-            return distributed.Client(self.address, timeout="20s"), None
+            return distributed.Client(self.address, timeout=self.connect_timeout), None
         except (OSError, TimeoutError, ValueError) as exc:
             raise UserError(f"--dask {self.address}: cannot reach the scheduler: {exc}") from None
 

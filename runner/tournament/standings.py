@@ -76,7 +76,10 @@ class Standings:
 def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[str, str] | None = None,
                       turn_cap: int | None = None, scheduled: int | None = None) -> Standings:
     """The table from `records` (any order); `sides` names a sided game's roles, `turn_cap` its forfeit score."""
-    from openskill.models import PlackettLuce
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        raise UserError("tournament standings need the openskill package: pip install 'td-runner[tournament]'") from None
 
     ordered = sorted(records, key=lambda record: (record.index, record.match))
     model = PlackettLuce()
