@@ -9,7 +9,6 @@ trained here plays identically as a bot folder (runner/api/wrapper.py). No petti
 from __future__ import annotations
 
 import difflib
-import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -108,25 +107,9 @@ def _option_value(game: Game, option: Any, value: Any) -> Any:
 
 
 def find_action_space(game: Game, config: Any) -> Any:
-    """The game's discrete action space for `config`, or None when its actions are command text.
-
-    The hook is an optional `Game.action_space(config)` returning an object with `size`, `encode(text)`,
-    `decode(number)` and `mask(view)` (runner/games/tower_defence/actions.py). Until the interface has that
-    attribute, a game may provide it by convention as the function `action_space` of the module `actions` in
-    its package, found through the registry by name (as the registry itself imports games), never by an
-    import of the game's package here.
-    """
-    hook = getattr(game, "action_space", None)
-    if hook is None:
-        module_name = f"{GAMES.get(game.name, '')}.actions"
-        try:
-            module = importlib.import_module(module_name) if GAMES.get(game.name) else None
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            module = None
-        hook = getattr(module, "action_space", None)
-    return None if hook is None else hook(config)
+    """The game's discrete action space for `config` (`Game.action_space`), or None when its actions are
+    command text. The space has `size`, `encode(text)`, `decode(number)` and `mask(view)`."""
+    return game.action_space(config)
 
 
 def observation_of(turn_input: TurnInput, actions: Any = None) -> dict[str, Any]:

@@ -303,6 +303,10 @@ class Game(Protocol):
     def replay(self, path: Path) -> "Replay":
         """The turns of a log, ready to show in the terminal."""
 
+    def action_space(self, config: Any) -> Any:
+        """A discrete action space for the in-process API (`size`, `encode(text)`, `decode(n)`, `mask(view)`),
+        or None when the game's actions are command text (runner/api)."""
+
 
 class GameDefaults:
     """What a game that has nothing to say about the optional parts of `Game` inherits."""
@@ -323,6 +327,9 @@ class GameDefaults:
 
     def accept_line(self, line: str, turn: int) -> str | None:
         return None  # only persistent games are asked
+
+    def action_space(self, config: Any) -> Any:
+        return None  # actions are command text
 
 
 class Replay(Protocol):

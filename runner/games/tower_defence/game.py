@@ -179,6 +179,11 @@ class TowerDefence:
 
         return validate_tower_defence(path, kind)
 
+    def action_space(self, config: GameConfig):
+        from runner.games.tower_defence.actions import action_space
+
+        return action_space(config)
+
     def replay(self, path: Path):
         from runner.games.tower_defence.replay_view import TowerDefenceReplay
 
