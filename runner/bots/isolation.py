@@ -8,13 +8,27 @@ The argv of a turn is `[prlimit ...] [unshare ... | bwrap ...] <bot argv>`:
   threads (the match loop runs both players' turns from two threads) and, measured here, costs more (it
   turns off vfork): about 1.6 ms against about 1.2 ms for the extra exec. `preexec_fn` is kept only as the
   fallback when prlimit is missing, and then does nothing but setrlimit calls.
-* Clean-up: `unshare --pid --fork --kill-child` makes the bot PID 1 of a new PID namespace. When PID 1
-  exits or is killed, the kernel kills every other process of the namespace, including those that called
-  setsid() or double-forked, and unshare only returns once they are gone. Nothing to scan, nothing to race;
-  it costs one exec (about 1.3 ms here). Like in a container, the bot is PID 1: a signal it sends itself
-  without a handler is ignored. Root may create the namespace directly; others need a user namespace.
+* Clean-up: a PID namespace per turn, so that everything the bot starts, including what called setsid() or
+  double-forked, is killed by the kernel when the namespace's PID 1 ends. The bot must not be that PID 1:
+  the kernel drops any signal PID 1 has no handler for when it comes from inside the namespace, so a bot
+  that calls abort() would die of SIGSEGV instead (glibc's last resort) and one that sends itself SIGTERM
+  would keep running. The argv is therefore
+  `unshare --pid -- sh -c '<init> & exec "$@"' sh unshare --fork --kill-child -- <bot argv>`:
+  `unshare --pid` without --fork puts only the *children* of the shell in the new namespace, so the init
+  the shell starts in the background (a `sleep` that ignores SIGCHLD, so orphans are reaped, and gets
+  SIGKILL when its parent ends) is PID 1, and the bot, started next by `unshare --fork` (a process outside
+  the namespace, where the shell was), is PID 2 with signals as anywhere else. Its parent waits for it and
+  ends exactly as it did (same exit code, or the same signal re-raised), so no exit status is lost in a
+  shell's 128+n. The runner learns the init's PID (the shell writes it to the runner's pipe through /proc,
+  so no descriptor leaks into the bot), kills the process group (the init is in it) and waits for the
+  init to be gone, which the kernel allows only once every process of the namespace is. Cost, measured:
+  two more execs (the shell, the second unshare) than a bot as PID 1, about 1-2 ms a turn. Root may create
+  the namespace directly; others need a user namespace.
 * Sandbox: bubblewrap with its own PID namespace (and its own PID 1, so the bot is not), the file system
-  read-only but the bot folder, a private /tmp, no network.
+  read-only but the bot folder, a private /tmp, no network. The program that starts the bot, and the
+  Python running td-runner, stay visible read-only when they live under /tmp (a venv made there).
+  bubblewrap reports a death by signal n as exit code 128 + n, so only there an exit code 129-192 reads as
+  a signal.
 * Fallback when neither namespace kind is allowed: the bot leads its own process group, which is killed at
   the end of every turn, and /proc is swept for processes carrying the turn's marker variable (catches
   setsid escapees that kept their environment; a bot that clears it can escape this mode only).
@@ -28,9 +42,11 @@ import json
 import os
 import resource
 import select
+import shlex
 import shutil
 import signal
 import subprocess
+import sys
 from collections.abc import Callable
 from typing import Protocol
 
@@ -55,13 +71,16 @@ class LaunchPlan:
     prefix: tuple[str, ...]  # prepended to the bot's argv
     isolation: Isolation
     preexec: Callable[[], None] | None = None  # only when prlimit is missing
+    pass_fds: tuple[int, ...] = ()  # to hand to Popen (the sandbox's info pipe)
 
 
-def plan_launch(limits: Limits, bot_dir: str, info_fd: int | None = None) -> LaunchPlan:
+def plan_launch(limits: Limits, bot_dir: str, info_fd: int | None = None, program: str | None = None) -> LaunchPlan:
     """The wrapper argv for one turn; UserError when the limits ask for isolation this machine lacks.
 
-    `info_fd`: for the sandbox, the write end of a pipe that bubblewrap reports its PID 1 to
-    (`sandbox_gone` reads it).
+    `info_fd`: the write end of a pipe (kept open by the caller until the bot's main process has ended)
+    that the namespace's PID 1 is reported on: bubblewrap writes JSON to it (pass `plan.pass_fds` to Popen),
+    the PID-namespace init's shell writes its PID through /proc (nothing is passed). `open_init` reads it.
+    `program`: the bot's argv[0]; the sandbox keeps it visible when it lives under /tmp.
     """
     rlimits = _rlimits(limits)
     prlimit = _prlimit_path()
@@ -71,11 +90,13 @@ def plan_launch(limits: Limits, bot_dir: str, info_fd: int | None = None) -> Lau
     else:
         prefix, preexec = (), functools.partial(_set_rlimits, tuple((res, value) for _, res, value in rlimits))
     isolation = check_isolation(limits)
+    pass_fds: tuple[int, ...] = ()
     if isolation is Isolation.SANDBOX:
-        prefix += _sandbox_prefix(bot_dir, limits, info_fd)
+        prefix += _sandbox_prefix(bot_dir, limits, info_fd, program)
+        pass_fds = () if info_fd is None else (info_fd,)
     elif isolation is Isolation.PID_NAMESPACE:
-        prefix += _namespace_prefix() or ()
-    return LaunchPlan(prefix, isolation, preexec)
+        prefix += _namespace_launch(info_fd)
+    return LaunchPlan(prefix, isolation, preexec, pass_fds)
 
 
 def check_isolation(limits: Limits) -> Isolation:
@@ -118,23 +139,77 @@ def _prlimit_path() -> str | None:
 
 @functools.cache
 def _namespace_prefix() -> tuple[str, ...] | None:
-    """The first unshare invocation that works here (probed once), or None."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
+    """The first `unshare ... --pid --` that works here with the init (probed once), or None.
+
+    `unshare --pid` without --fork: only the children of the program it runs join the new namespace.
+    """
+    unshare, init = shutil.which("unshare"), _init_command()
+    if unshare is None or init is None:
         return None
-    pid_ns = ("--pid", "--fork", "--kill-child")
-    candidates = [(unshare, *pid_ns)] if os.geteuid() == 0 else []
-    candidates += [(unshare, "--user", "--map-current-user", *pid_ns), (unshare, "--user", "--map-root-user", *pid_ns)]
+    candidates = [(unshare, "--pid")] if os.geteuid() == 0 else []
+    candidates += [(unshare, "--user", "--map-current-user", "--pid"), (unshare, "--user", "--map-root-user", "--pid")]
     for candidate in candidates:
-        if _runs((*candidate, "--", "true")):
-            return (*candidate, "--")
+        prefix = (*candidate, "--")
+        if _runs((*prefix, *_init_shell(init, None), unshare, "--fork", "--kill-child", "--", "true")):
+            return prefix
     return None
 
 
-def _sandbox_prefix(bot_dir: str, limits: Limits, info_fd: int | None = None) -> tuple[str, ...]:
+def _namespace_launch(info_fd: int | None) -> tuple[str, ...]:
+    prefix, init = _namespace_prefix(), _init_command()
+    assert prefix is not None and init is not None  # check_isolation said PID_NAMESPACE
+    return (*prefix, *_init_shell(init, info_fd), prefix[0], "--fork", "--kill-child", "--")
+
+
+#: sleep's longest portable argument (68 years): the init only has to outlive the turn, or the match.
+_FOREVER = "2147483647"
+
+
+@functools.cache
+def _init_command() -> tuple[str, ...] | None:
+    """The namespace's PID 1: `sleep`, under `setpriv --pdeathsig KILL` (it dies when the process that
+    started it, the bot's parent, ends: no leftover waits for the runner's clean-up) and `env
+    --ignore-signal=CHLD` (orphans of the bot are reaped at once instead of piling up as zombies over a
+    match) where this util-linux / coreutils have them (2.33 / 8.31 and later)."""
+    sleep = shutil.which("sleep")
+    if sleep is None:
+        return None
+    command: tuple[str, ...] = (sleep, _FOREVER)
+    env, setpriv = shutil.which("env"), shutil.which("setpriv")
+    if env is not None and _runs((env, "--ignore-signal=CHLD", "true")):
+        command = (env, "--ignore-signal=CHLD", *command)
+    if setpriv is not None and _runs((setpriv, "--pdeathsig", "KILL", "--", "true")):
+        command = (setpriv, "--pdeathsig", "KILL", "--", *command)
+    return command
+
+
+def _init_shell(init: tuple[str, ...], info_fd: int | None) -> tuple[str, ...]:
+    """`sh -c` that starts `init` in the background (the namespace's PID 1) and execs its arguments.
+
+    The init gets no descriptor of the bot's (its stdin/stdout/stderr are /dev/null), so a bot whose pipes
+    close is seen to close them. With `info_fd`, the init's PID is written to that descriptor of the
+    runner's, opened by path: the shell cannot close a descriptor above 9, so passing it would leak it into
+    the bot.
+    """
+    script = " ".join(shlex.quote(part) for part in init) + " </dev/null >/dev/null 2>&1 &"
+    if info_fd is not None:
+        script += f" {{ echo $! >/proc/{os.getpid()}/fd/{info_fd}; }} 2>/dev/null;"
+    script += ' exec "$@"'
+    return (_sh_path(), "-c", script, "td-runner-init")
+
+
+@functools.cache
+def _sh_path() -> str:
+    return shutil.which("sh") or "/bin/sh"
+
+
+def _sandbox_prefix(
+    bot_dir: str, limits: Limits, info_fd: int | None = None, program: str | None = None
+) -> tuple[str, ...]:
     tmp_size = ("--size", str(limits.file_size_bytes)) if limits.file_size_bytes else ()
     info = ("--info-fd", str(info_fd)) if info_fd is not None else ()
     hidden = [("--tmpfs", path) for path in limits.hidden_paths if os.path.isdir(path)]
+    launch = [("--ro-bind", path, path) for path in launch_paths_under_tmp(program)]
     return (
         _bwrap_path() or "bwrap",
         *info,
@@ -144,11 +219,46 @@ def _sandbox_prefix(bot_dir: str, limits: Limits, info_fd: int | None = None) ->
         "--dev", "/dev",
         "--proc", "/proc",
         *tmp_size, "--tmpfs", "/tmp",
+        *(argument for triple in launch for argument in triple),  # after /tmp's tmpfs, before the hidden ones
         *(argument for pair in hidden for argument in pair),
         "--bind", bot_dir, bot_dir,  # after the tmpfs mounts, so a bot folder under one stays visible
         "--chdir", bot_dir,
         "--",
     )  # fmt: skip
+
+
+_TMP = "/tmp"
+
+
+def launch_paths_under_tmp(program: str | None) -> list[str]:
+    """What the sandbox's private /tmp would hide but the bot needs to start, to bind read-only: the
+    program (found on PATH if it has no slash) and the Python running td-runner (python3 bots run it), each
+    as given and with symlinks resolved, with the prefix around its `bin` folder (a venv: pyvenv.cfg and
+    lib/; an interpreter built there: its lib/), and Python's sys.prefix, sys.base_prefix and exec prefixes.
+
+    /tmp itself is never on the list (a program right in /tmp is bound alone), so the rest of /tmp stays
+    private; a path inside another on the list is dropped.
+    """
+    candidates: list[str] = []
+    executables = [sys.executable]
+    if program:
+        found = program if os.sep in program else shutil.which(program)
+        if found:
+            executables.append(os.path.abspath(found))
+    for executable in executables:
+        for path in dict.fromkeys((executable, os.path.realpath(executable))):
+            candidates.append(path)
+            folder = os.path.dirname(path)
+            if os.path.basename(folder) == "bin":
+                candidates.append(os.path.dirname(folder))
+    candidates += [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
+    chosen: list[str] = []
+    for path in sorted({os.path.normpath(os.path.abspath(path)) for path in candidates if path}):
+        if path == _TMP or not path.startswith(_TMP + os.sep) or not os.path.exists(path):
+            continue
+        if not any(path.startswith(outer + os.sep) for outer in chosen):
+            chosen.append(path)
+    return chosen
 
 
 @functools.cache
@@ -189,7 +299,7 @@ def _check_sandbox() -> None:
 def _sandbox_problem(bwrap: str) -> str | None:
     """Try the sandbox once per process (about 10 ms): user namespaces may be disabled, for one."""
     probe = subprocess.run(
-        [*_sandbox_prefix("/", Limits()), "true"], capture_output=True, text=True, errors="replace", check=False
+        [*_sandbox_prefix("/", Limits(), program="true"), "true"], capture_output=True, text=True, errors="replace", check=False
     )
     if probe.returncode == 0:
         return None
@@ -203,8 +313,8 @@ def _runs(argv: tuple[str, ...]) -> bool:
         return False
 
 
-# util-linux unshare re-raises the signal that killed PID 1 on itself, which cannot work for SIGKILL: it
-# then prints this and exits 1 (seen with 2.38).
+# util-linux `unshare --fork` re-raises the signal that killed its child (the bot) on itself, which cannot
+# work for SIGKILL: it then prints this and exits 1 (seen with 2.38).
 _UNSHARE_SIGKILL = b"unshare: sigprocmask unblock failed: Invalid argument\n"
 
 
@@ -227,6 +337,41 @@ class _HasTail(Protocol):
     def strip_tail(self, suffix: bytes) -> None: ...
 
 
+def open_init(info_read_fd: int, group: int | None = None) -> int | None:
+    """A pidfd on the namespace's PID 1 named on the info pipe (bubblewrap's JSON, or the init shell's
+    line), or None when nothing was written or it is already gone.
+
+    Call once the bot's main process has ended and every write end the runner holds is closed; reads
+    without blocking and trusts only the first line (written before the bot started). `group`: the
+    process group the init must be in (against a PID reused since).
+    """
+    try:
+        os.set_blocking(info_read_fd, False)
+        text = os.read(info_read_fd, 1 << 16).decode("ascii", errors="replace")
+    except OSError:  # BlockingIOError: nothing written
+        return None
+    try:
+        pid = int(json.loads(text or "{}")["child-pid"]) if text.startswith("{") else int(text.split("\n")[0])
+        pidfd = os.pidfd_open(pid)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # never started, or already gone
+    if group is not None and _process_group(pid) != group:
+        os.close(pidfd)
+        return None
+    return pidfd
+
+
+def await_gone(pidfd: int | None, timeout: float) -> None:
+    """Wait until the process behind `pidfd` has ended, then close it. For a namespace's PID 1 that means
+    the namespace is empty: the kernel ends PID 1 only after every other process of it."""
+    if pidfd is None:
+        return
+    try:
+        select.select([pidfd], [], [], timeout)
+    finally:
+        os.close(pidfd)
+
+
 def await_sandbox_gone(info_read_fd: int, timeout: float) -> None:
     """Wait until the sandbox's PID namespace is empty.
 
@@ -234,15 +379,16 @@ def await_sandbox_gone(info_read_fd: int, timeout: float) -> None:
     taking the namespace down; that PID 1 (named on the info pipe) ends only once every process of the
     namespace is gone, and a pidfd on it says when.
     """
+    await_gone(open_init(info_read_fd), timeout)
+
+
+def _process_group(pid: int) -> int | None:
     try:
-        info = json.loads(os.read(info_read_fd, 1 << 16) or b"{}")
-        pidfd = os.pidfd_open(int(info["child-pid"]))
-    except (OSError, ValueError, KeyError, TypeError):
-        return  # never started, or already gone
-    try:
-        select.select([pidfd], [], [], timeout)
-    finally:
-        os.close(pidfd)
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+        return int(stat[stat.rindex(b")") + 2 :].split()[2])  # after "pid (comm) state ppid"
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def children_of(pid: int) -> list[int]:

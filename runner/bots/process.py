@@ -77,10 +77,11 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str], ans
     missing = missing_program(bot)
     if missing:
         return _failed(missing, events)
-    sandboxed = isolation.check_isolation(limits) is isolation.Isolation.SANDBOX
-    info_read, info_write = os.pipe() if sandboxed else (None, None)  # bubblewrap names its PID 1 here
+    # the wrapper names the namespace's PID 1 here, so the turn can wait for the whole namespace to be gone
+    namespaced = isolation.check_isolation(limits) is not isolation.Isolation.PROCESS_GROUP
+    info_read, info_write = os.pipe() if namespaced else (None, None)
     try:
-        plan = isolation.plan_launch(limits, str(bot.bot_dir), info_write)
+        plan = isolation.plan_launch(limits, str(bot.bot_dir), info_write, program=bot.argv[0])
         marker = os.urandom(8).hex()
         env = isolation.bot_environment(plan.isolation, marker)
         started = time.perf_counter()
@@ -94,26 +95,33 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str], ans
                 stderr=subprocess.STDOUT,  # one stream, interleaved as written, like BotOutput.txt (spec 8.4)
                 start_new_session=True,  # the bot leads its own process group and session
                 preexec_fn=plan.preexec,  # noqa: PLW1509  (only without prlimit; setrlimit calls only)
-                pass_fds=() if info_write is None else (info_write,),
+                pass_fds=plan.pass_fds,
             )
         except OSError as exc:
             return _failed(f"failed to start {bot.argv[0]}: {exc.strerror or exc}", events)
         finally:
-            if info_write is not None:
+            if info_write is not None and plan.pass_fds:
                 os.close(info_write)  # only bubblewrap holds it now, so reading it cannot block once it exits
+                info_write = None
         capture = Capture(limits.output_cap_bytes)
         try:
             timed_out = _wait(proc, capture, started + limits.timeout_ms / 1000)
             seconds = time.perf_counter() - started
-            end_tree(proc, plan.isolation, timed_out)
-            if info_read is not None:
-                isolation.await_sandbox_gone(info_read, _REAP_GRACE_S)
+            if info_write is not None:
+                os.close(info_write)  # the init's shell wrote to it (through /proc) before the bot started
+                info_write = None
+            init = isolation.open_init(info_read, proc.pid) if info_read is not None else None
+            try:
+                end_tree(proc, plan.isolation, timed_out)
+            finally:
+                isolation.await_gone(init, _REAP_GRACE_S)
             capture.drain(proc.stdout.fileno())  # type: ignore[union-attr]
         finally:
             proc.stdout.close()  # type: ignore[union-attr]
     finally:
-        if info_read is not None:
-            os.close(info_read)
+        for fd in (info_read, info_write):
+            if fd is not None:
+                os.close(fd)
     if plan.isolation is isolation.Isolation.PROCESS_GROUP:
         leftovers = isolation.sweep_marked(marker)
         if leftovers:
@@ -129,7 +137,7 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str], ans
     if capture.dropped:
         events.append(f"output truncated: {format_size(capture.dropped)} dropped")
     command, command_events = read_command(
-        dir_fd, str(bot.bot_dir), min(limits.command_cap_bytes, answer.cap_bytes), answer.name,
+        dir_fd, str(bot.bot_dir), max(limits.command_cap_bytes, answer.cap_bytes), answer.name,
         every_line=answer.lines is AnswerLines.ALL,
     )
     events.extend(command_events)
@@ -230,14 +238,17 @@ def has_exited(pid: int) -> bool:
 
 def end_tree(proc: subprocess.Popen[bytes], mode: isolation.Isolation, timed_out: bool) -> None:
     """Make sure no process of the turn is alive, then reap the main one."""
+    gone: list[int] = []
     if timed_out and mode is not isolation.Isolation.PROCESS_GROUP:
-        # Kill the namespace's PID 1 (the child of unshare/bwrap) rather than the wrapper: the wrapper then
-        # reaps it, which the kernel only allows once every process of the namespace is gone, so when
-        # the wrapper exits the whole tree is provably dead.
-        children = isolation.children_of(proc.pid)
-        for child in children:
+        # Kill the wrapper's children: bubblewrap's PID 1, or the namespace's init and the bot. A namespace's
+        # PID 1 ends only once every process of the namespace is gone, which its pidfd tells.
+        for child in isolation.children_of(proc.pid):
+            try:
+                gone.append(os.pidfd_open(child))
+            except OSError:
+                continue
             _kill(child)
-        if children:
+        if gone:
             _await_exit(proc.pid, _REAP_GRACE_S)
     # The group id is still reserved while the leader is unreaped, so this cannot hit a recycled group.
     try:
@@ -245,6 +256,8 @@ def end_tree(proc: subprocess.Popen[bytes], mode: isolation.Isolation, timed_out
     except OSError:
         pass
     proc.wait()
+    for pidfd in gone:
+        isolation.await_gone(pidfd, _REAP_GRACE_S)
 
 
 def _await_exit(pid: int, timeout: float) -> None:

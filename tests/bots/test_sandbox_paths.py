@@ -1,0 +1,131 @@
+"""--sandbox with the interpreter under /tmp (a venv made there): the sandbox's private /tmp must not hide it.
+
+Before the fix every python3 turn of such a runner failed with `bwrap: execvp /tmp/.../bin/python: No such
+file or directory`. The program and what it needs are bound read-only; the rest of /tmp stays private.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from botfolders import write_bot_json
+
+from runner.bots import isolation
+from runner.bots.definition import load_bot
+from runner.bots.limits import Limits
+from runner.bots.outcome import TurnStatus
+from runner.bots.process import run_turn
+from runner.errors import UserError
+
+REPO = Path(__file__).resolve().parent.parent.parent
+SANDBOX = Limits(sandbox=True, timeout_ms=20_000)
+
+#: The bot reports its interpreter and what it can see and write of /tmp.
+PROBE = """
+import json, os, sys
+def seen(path):
+    try:
+        return sorted(os.listdir(path))
+    except OSError as exc:
+        return type(exc).__name__
+try:
+    open("/tmp/scratch", "w").write("mine")
+    scratch = open("/tmp/scratch").read()
+except OSError as exc:
+    scratch = type(exc).__name__
+print(json.dumps({"executable": sys.executable, "prefix": sys.prefix, "scratch": scratch,
+                  "place": seen(os.path.dirname(sys.prefix)), "venv": seen(sys.prefix)}))
+open("command.txt", "w").write("1,2,3")
+"""
+
+
+@pytest.fixture(scope="module")
+def place() -> Iterator[Path]:
+    """A folder under /tmp holding a venv (`venv`), a file the bot must not see, and the bot folders."""
+    try:
+        isolation.check_isolation(SANDBOX)
+    except UserError as exc:
+        pytest.skip(str(exc))
+    folder = Path(tempfile.mkdtemp(prefix="td-sandbox-paths-", dir="/tmp"))
+    try:
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", folder / "venv"],
+                       check=True, capture_output=True)
+        (folder / "secret.txt").write_text("the opponent's plans\n")
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def probe_bot(place: Path, name: str, **bot_json: object) -> Path:
+    folder = write_bot_json(place / name, **bot_json)
+    (folder / "bot.py").write_text(PROBE)
+    return folder
+
+
+def check_probe(output: str, place: Path) -> None:
+    seen = json.loads(output.splitlines()[-1])
+    assert seen["executable"] == str(place / "venv" / "bin" / "python")
+    assert seen["prefix"] == str(place / "venv")  # pyvenv.cfg was read: the venv, not just its interpreter
+    assert seen["scratch"] == "mine"  # a private, writable /tmp
+    assert "secret.txt" not in seen["place"] and "venv" in seen["place"]
+    assert "pyvenv.cfg" in seen["venv"]
+
+
+def test_a_program_in_a_venv_under_tmp_runs_sandboxed(place: Path) -> None:
+    folder = probe_bot(place, "custom", botLanguage="custom", command=[str(place / "venv/bin/python"), "bot.py"])
+    outcome = run_turn(load_bot(folder), {"state.json": "{}"}, SANDBOX)
+    assert (outcome.status, outcome.command, outcome.events) == (TurnStatus.OK, "1,2,3", ())
+    check_probe(outcome.output, place)
+    assert not Path("/tmp/scratch").exists() or Path("/tmp/scratch").read_text() != "mine"
+
+
+#: Run by the venv's interpreter, as td-runner would be when installed in that venv: one python3 turn
+#: sandboxed, and one with the read-only binds taken away (what the runner did before).
+AS_RUNNER = """
+import json, sys
+from runner.bots import isolation
+from runner.bots.definition import load_bot
+from runner.bots.limits import Limits
+from runner.bots.process import run_turn
+bot = load_bot(sys.argv[1])
+limits = Limits(sandbox=True, timeout_ms=20_000)
+fixed = run_turn(bot, {"state.json": "{}"}, limits)
+isolation.launch_paths_under_tmp = lambda program: []
+before = run_turn(bot, {"state.json": "{}"}, limits)
+print(json.dumps([[o.status.name, o.command, o.output] for o in (fixed, before)]))
+"""
+
+
+def test_python3_bots_of_a_runner_installed_in_a_venv_under_tmp(place: Path) -> None:
+    folder = probe_bot(place, "python3", botLanguage="python3", botFileName="bot.py")
+    environment = {**os.environ, "PYTHONPATH": str(REPO)}
+    run = subprocess.run([place / "venv/bin/python", "-c", textwrap.dedent(AS_RUNNER), folder],
+                         capture_output=True, text=True, env=environment, check=False)
+    assert run.returncode == 0, run.stderr
+    (status, command, output), (status_before, _, output_before) = json.loads(run.stdout)
+    assert (status, command) == ("OK", "1,2,3")
+    check_probe(output, place)
+    assert status_before == "CRASH" and "execvp" in output_before  # the issue, reproduced without the binds
+
+
+def test_the_binds_never_open_all_of_tmp(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(sys, "executable", "/tmp/python3")
+    for name in ("prefix", "base_prefix", "exec_prefix", "base_exec_prefix"):
+        monkeypatch.setattr(sys, name, "/tmp")
+    assert isolation.launch_paths_under_tmp(None) == []  # /tmp/python3 does not exist: nothing to bind
+    program = Path("/tmp") / f"td-bin-{os.getpid()}" / "bin" / "tool"
+    program.parent.mkdir(parents=True)
+    try:
+        program.write_text("")
+        assert isolation.launch_paths_under_tmp(str(program)) == [str(program.parent.parent)]
+    finally:
+        shutil.rmtree(program.parent.parent)
