@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -45,27 +46,29 @@ def load_answers(trace: Path) -> list[tuple[object, object]]:
     return [(row["ia"], row["da"]) for row in rows[1:]]
 
 
-def engine_pass(answers: list[tuple[object, object]]) -> float:
+def engine_pass(answers: list[tuple[object, object]]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of one replay."""
     state = State()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for invader, defender in answers:
         start_turn(state)
         finish_turn(state, invader, defender)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert is_over(state) and state.turn == len(answers), "the replay did not end where the trace does"
-    return seconds
+    return seconds, cpu
 
 
-def session_pass(lines: list[tuple[str, str]]) -> float:
+def session_pass(lines: list[tuple[str, str]]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of one pass."""
     session = GAME.new_session(GAME.configure(None, {}), GAME.seats(2), 0, {})
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for invader, defender in lines:
         session.inputs()
         report = session.play_turn({"defender": Answer(defender), "invader": Answer(invader)})
         json.dumps(report.record, separators=(",", ":"))  # what the match loop does with the record
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert session.outcome() is not None and session.outcome().reason == "life"
-    return seconds
+    return seconds, cpu
 
 
 def live_pass(scratch: Path, name: str) -> tuple[float, float]:
@@ -90,19 +93,24 @@ def main() -> int:
     lines = [(json.dumps(invader), json.dumps(defender)) for invader, defender in answers]
     turns = len(answers)
     engine_pass(answers)  # warm-up
-    engine = [turns / engine_pass(answers) for _ in range(args.repeat)]
-    session = [turns / session_pass(lines) for _ in range(args.repeat)]
-    print(f"{args.trace.name}: {turns} turns; medians of {args.repeat}")
-    print(f"engine only (rules):           {statistics.median(engine):9.0f} turns/s  (min {min(engine):.0f}, max {max(engine):.0f})")
-    print(f"session (requests, log lines): {statistics.median(session):9.0f} turns/s  (min {min(session):.0f}, max {max(session):.0f})")
-    result = {"turns": turns, "engine_turns_per_s": round(statistics.median(engine)),
-              "session_turns_per_s": round(statistics.median(session))}
+    print(f"{args.trace.name}: {turns} turns; medians of {args.repeat}; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores")
+    result: dict[str, object] = {"turns": turns}
+    for label, key, run, data in (("engine only (rules)", "engine", engine_pass, answers),
+                                  ("session (requests, log lines)", "session", session_pass, lines)):
+        passes = [run(data) for _ in range(args.repeat)]
+        wall = statistics.median(turns / seconds for seconds, _ in passes)
+        cpu = statistics.median(turns / cpu for _, cpu in passes)
+        # on a loaded machine the wall figure falls with the load; the CPU-time figure much less
+        print(f"{label + ':':31} {wall:9.0f} turns/s wall, {cpu:9.0f} turns/s of CPU time")
+        result.update({f"{key}_turns_per_s": round(wall), f"{key}_turns_per_cpu_s": round(cpu)})
     if args.live:
         if shutil.which("node") is None:
             print("live match: skipped (node is not installed)")
         else:
             with tempfile.TemporaryDirectory() as scratch:
                 runs = [live_pass(Path(scratch), f"live{i}") for i in range(args.live)]
+                load = os.getloadavg()[0]
                 check = diff(Path(scratch) / "live0", args.trace)
             walls = [wall for wall, _ in runs]
             loops = [loop for _, loop in runs]
@@ -110,7 +118,7 @@ def main() -> int:
             same = check.data["differing_turns"] == 0 and check.data["turns_b"] == check.data["turns_a"] + 1
             print(f"live koth-js match (turret vs army), {args.live} runs: median wall {statistics.median(walls):.2f} s "
                   f"(min {min(walls):.2f}, max {max(walls):.2f}); match loop {statistics.median(loops):.2f} s; "
-                  f"log {'identical to' if same else 'DIFFERS from'} the reference trace")
+                  f"log {'identical to' if same else 'DIFFERS from'} the reference trace; load average {load:.1f}")
             result.update(live_wall_s=round(statistics.median(walls), 2), live_loop_s=round(statistics.median(loops), 2),
                           live_identical=same)
     if args.json:

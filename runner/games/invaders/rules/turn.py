@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from itertools import compress
 from typing import Any
 
 import attrs
@@ -60,7 +61,12 @@ def _damage(invaders: list[Invader | None], cell: int, invader: Invader, power: 
 
 def occupied_cells(state: State) -> list[int]:
     """The invader row's occupied cells, ascending."""
-    return [cell for cell, invader in enumerate(state.invaders) if invader is not None]
+    return list(compress(_ROW, state.invaders))  # an Invader is truthy, an empty cell None
+
+
+_ROW = range(C.BOARD_LENGTH)
+_CELLS = frozenset(_ROW)
+_LAST, _TURRET, _STUNNER = C.LAST_CELL, C.TURRET, C.STUNNER  # module globals: read once per tower, every turn
 
 
 def _tower_cells(occupied: list[int], reach: int) -> Iterable[int]:
@@ -68,7 +74,7 @@ def _tower_cells(occupied: list[int], reach: int) -> Iterable[int]:
     if len(occupied) * (2 * reach + 1) >= C.BOARD_LENGTH:
         return range(C.LAST_CELL, -1, -1)
     cells = {cell for invader in occupied for cell in range(invader - reach, invader + reach + 1)}
-    return sorted(cells, reverse=True)
+    return sorted(cells & _CELLS, reverse=True)  # spec 3.1: cells outside 0..99 hold nothing
 
 
 def run_towers(state: State, occupied: list[int] | None = None) -> None:
@@ -80,11 +86,12 @@ def run_towers(state: State, occupied: list[int] | None = None) -> None:
     its turn comes (towers never add invaders).
     """
     towers = state.towers
-    counting = [tower for tower in towers if tower is not None and tower.cooldown]
+    present = list(filter(None, towers))
+    counting = [tower for tower in present if tower.cooldown]
     if occupied is None:
         occupied = occupied_cells(state)
-    if occupied:
-        reach = max([tower.range for tower in towers if tower is not None], default=0)
+    if occupied and len(counting) < len(present):  # an invader, and a tower ready to act
+        reach = max([tower.range for tower in present])
         _fire(state.invaders, towers, _tower_cells(occupied, reach))
     for tower in counting:  # these had a cooldown when the phase started, so none of them fired
         tower.cooldown -= 1
@@ -93,18 +100,31 @@ def run_towers(state: State, occupied: list[int] | None = None) -> None:
 def _fire(invaders: list[Invader | None], towers: list[Tower | None], cells: Iterable[int]) -> None:
     """The towers of `cells` (descending) that are off cooldown act, each seeing the kills before it."""
     for pos in cells:
-        if pos < 0 or pos > C.LAST_CELL:
-            continue
         tower = towers[pos]
         if tower is None or tower.cooldown:
             continue
         reach = tower.range
         low = pos - reach if pos > reach else 0  # spec 3.1: cells outside 0..99 are empty, never wrapped
         high = pos + reach
-        if high > C.LAST_CELL:
-            high = C.LAST_CELL
+        if high > _LAST:
+            high = _LAST
         kind = tower.type
-        if kind == C.TURRET:
+        if kind == _TURRET:
+            if reach == 1 and pos:  # most turrets: the three cells unrolled (high is pos + 1 or 99)
+                cell = high
+                invader = invaders[cell]
+                if invader is None and high != pos:
+                    cell = pos
+                    invader = invaders[cell]
+                if invader is None:
+                    cell = pos - 1
+                    invader = invaders[cell]
+                if invader is not None:
+                    loss = tower.power - invader.defense
+                    invader.hp -= loss if loss > 1 else 1
+                    if invader.hp <= 0:
+                        invaders[cell] = None
+                continue
             for cell in range(high, low - 1, -1):  # farthest-along invader first
                 invader = invaders[cell]
                 if invader is not None:
@@ -113,7 +133,7 @@ def _fire(invaders: list[Invader | None], towers: list[Tower | None], cells: Ite
                     if invader.hp <= 0:
                         invaders[cell] = None
                     break
-        elif kind == C.STUNNER:
+        elif kind == _STUNNER:
             for cell in range(high, low - 1, -1):
                 invader = invaders[cell]
                 if invader is not None and invader.stun_time == 0:
