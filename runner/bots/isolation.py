@@ -21,9 +21,11 @@ The argv of a turn is `[prlimit ...] [unshare ... | bwrap ...] <bot argv>`:
   ends exactly as it did (same exit code, or the same signal re-raised), so no exit status is lost in a
   shell's 128+n. The runner learns the init's PID (the shell writes it to the runner's pipe through /proc,
   so no descriptor leaks into the bot), kills the process group (the init is in it) and waits for the
-  init to be gone, which the kernel allows only once every process of the namespace is. Cost, measured:
-  two more execs (the shell, the second unshare) than a bot as PID 1, about 1-2 ms a turn. Root may create
-  the namespace directly; others need a user namespace.
+  init to be gone, which the kernel allows only once every process of the namespace is. Cost: two more
+  execs on the way to the bot (the shell, the second unshare) and three for the init beside it; measured
+  on a 2-CPU machine under load (an exec there about 3-5 ms), a turn of a `true` bot went from 20-24 ms to
+  39-54 ms (median), a Python bot's turn being 250-400 ms there. Root may create the namespace directly;
+  others need a user namespace.
 * Sandbox: bubblewrap with its own PID namespace (and its own PID 1, so the bot is not), the file system
   read-only but the bot folder, a private /tmp, no network. The program that starts the bot, and the
   Python running td-runner, stay visible read-only when they live under /tmp (a venv made there).
@@ -307,10 +309,23 @@ def _sandbox_problem(bwrap: str) -> str | None:
 
 
 def _runs(argv: tuple[str, ...]) -> bool:
+    """Whether `argv` exits 0 within 10 s. Run in its own process group, killed afterwards: a probe of the
+    namespace launch leaves its init behind when `true` ends before the init's pdeathsig is set."""
     try:
-        return subprocess.run(argv, capture_output=True, timeout=10, check=False).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
         return False
+    pidfd = os.pidfd_open(proc.pid)
+    try:
+        ended = bool(select.select([pidfd], [], [], 10)[0])
+    finally:
+        os.close(pidfd)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # unreaped, so the group id cannot have been reused
+    except OSError:
+        pass
+    return proc.wait() == 0 and ended
 
 
 # util-linux `unshare --fork` re-raises the signal that killed its child (the bot) on itself, which cannot
