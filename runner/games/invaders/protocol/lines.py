@@ -21,6 +21,9 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)  # one decoder: json.loads(**kw) builds one a call
+
+
 @attrs.frozen
 class ParsedAnswer:
     """A bot's answer line as a JSON value, or why it is not one (a fault, spec 18)."""
@@ -32,7 +35,7 @@ class ParsedAnswer:
 def parse_answer(text: str) -> ParsedAnswer:
     """One answer line -> its JSON value; never raises. NaN/Infinity are refused as JSON.parse would."""
     try:
-        return ParsedAnswer(json.loads(text, parse_constant=_reject_constant))
+        return ParsedAnswer(_DECODER.decode(text))
     except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError; so is a 5000-digit int
         shown = text if len(text) <= 60 else text[:57] + "..."
         return ParsedAnswer(error=f"answer is not JSON ({error.__class__.__name__}): {shown!r}")
