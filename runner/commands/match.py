@@ -59,6 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.add_argument("--verbose", action="store_true",
                         help="print each round's engine errors (default: the runner config's verbose-mode)")
     parser.add_argument("--quiet", action="store_true", help="print only the result line")
+    parser.add_argument("--html", action="store_true", help="also write a self-contained HTML replay beside "
+                        "the log (<match folder>.html; `td-runner replay LOG --html` writes one later)")
     name = _game_named_in(argv)
     if name is not None and name in GAMES:
         game = get_game(name)
@@ -185,6 +187,12 @@ def run(args: argparse.Namespace, streams) -> int:
         print(f"{'terminated' if terminated else 'interrupted'}: the log of the {_rounds(summary.rounds)} played "
               f"is in {folder}", file=streams.err)
         return ExitCode.TERMINATED if terminated else ExitCode.INTERRUPTED
+    if args.html:
+        from runner.replay.html import write_html_replay
+
+        written, size = write_html_replay(folder)
+        if not args.quiet:
+            print(f"replay: {written} ({size / 1e6:.2f} MB)", file=streams.out)
     return ExitCode.OK
 
 

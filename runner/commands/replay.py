@@ -3,6 +3,9 @@
 Keys (when stdin and stdout are terminals): n / enter / space / right arrow next round, p / left arrow
 previous, q quit. `--speed S` plays on by itself, S seconds per round (q quits). With stdin not a terminal
 every round is printed in turn; `--round N` prints one round and exits. Colours only on a terminal.
+
+`--html [FILE]` writes one self-contained HTML page that plays the match instead (runner/replay/html.py);
+FILE defaults to the log's path plus `.html`, beside the log folder.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from rich.text import Text
 from runner.errors import ExitCode, UserError
 from runner.games import game_of_log
 
-HELP = "show a match log turn by turn in the terminal: the board, each player's numbers, commands and errors"
+HELP = ("show a match log turn by turn in the terminal: the board, each player's numbers, commands and errors; "
+        "--html writes a self-contained HTML replay")
 EXITS = "exit codes: 0 shown, 2 not a log or bad input, 70 a bug"
 
 LABEL = "dim"
@@ -36,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     )
     parser.add_argument("--speed", type=float, metavar="SECONDS", help="play on by itself, SECONDS per round")
     parser.add_argument("--no-color", action="store_true", help="never use colours")
+    parser.add_argument("--html", nargs="?", const="", metavar="FILE",
+                        help="write a self-contained HTML replay (no network needed) to FILE, default LOG.html "
+                        "beside the log, and exit")
 
 
 # --- terminal keys ----------------------------------------------------------------------------------------
@@ -90,6 +97,12 @@ def run(args: argparse.Namespace, streams) -> int:
     if args.speed is not None and args.speed < 0:
         raise UserError("--speed: must be 0 or more seconds")
     path = Path(args.log)
+    if args.html is not None:
+        from runner.replay.html import write_html_replay
+
+        written, size = write_html_replay(path, Path(args.html) if args.html else None)
+        print(f"wrote {written} ({size / 1e6:.2f} MB)", file=streams.out)
+        return ExitCode.OK
     replay = game_of_log(path).replay(path)
     turns = replay.turns
     if args.round is not None and args.round not in turns:

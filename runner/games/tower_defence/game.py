@@ -188,3 +188,9 @@ class TowerDefence:
         from runner.games.tower_defence.replay_view import TowerDefenceReplay
 
         return TowerDefenceReplay(path)
+
+    def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
+        """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""
+        from runner.games.tower_defence.html_record import board_js, html_record
+
+        return html_record(path), board_js()

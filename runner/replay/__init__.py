@@ -1,0 +1,7 @@
+"""Replays of match logs: the self-contained HTML viewer (and, in runner/commands/replay.py, the terminal one).
+
+`html.py` turns a log into one HTML file through the game's optional `html_replay(path)` hook, which returns
+the compact record (see `record.py` for its shape) and the game's board-drawing JavaScript. The generic
+viewer (player, controls, scrub bar, charts, layout) is `viewer.html`, `viewer.js` and `viewer.css` here,
+inlined into every page: the page loads nothing from anywhere.
+"""

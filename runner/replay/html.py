@@ -1,0 +1,178 @@
+"""`td-runner replay LOG --html`: one self-contained HTML page that plays a match log, for every game.
+
+The game turns its log into a compact record and gives the JavaScript that draws its board (the optional
+`Game.html_replay(path) -> (record, board_js)` hook, see record.py); this module adds what the runner
+itself knows (match.json's result and per-turn bot events), thins the record when it is over its size
+limit, and inlines record, viewer script, board script and style into viewer.html. The page has a
+Content-Security-Policy that forbids every network request.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from runner.errors import UserError
+from runner.games import game_of_log
+from runner.replay.record import thin
+
+#: A record over this many bytes of JSON is thinned (a game may ask for less with `max_bytes`).
+DEFAULT_MAX_BYTES = 9_000_000
+
+#: Words of match.json bot events -> (ruling kind, marker kind).
+_EVENT_KINDS = (("timed out", "timeout"), ("timeout", "timeout"), ("over budget", "timeout"),
+                ("exit code", "crash"), ("signal", "crash"), ("killed", "crash"), ("crash", "crash"),
+                ("failed to start", "crash"), ("ended", "crash"), ("no answer", "crash"))
+
+
+def _asset(name: str) -> str:
+    return resources.files("runner.replay").joinpath(name).read_text(encoding="utf-8")
+
+
+def html_hook(game: Any):
+    """The game's `html_replay` hook, or a UserError saying the game has none yet."""
+    hook = getattr(game, "html_replay", None)
+    if hook is None:
+        raise UserError(f"{game.name}: this game has no HTML replay yet (its Game has no html_replay)")
+    return hook
+
+
+def _read_match_json(path: Path) -> dict[str, Any] | None:
+    summary = path / "match.json" if path.is_dir() else None
+    if summary is None or not summary.is_file():
+        return None
+    try:
+        data = json.loads(summary.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _event_kind(text: str) -> str:
+    lowered = text.lower()
+    return next((kind for words, kind in _EVENT_KINDS if words in lowered), "")
+
+
+def add_match_events(record: dict[str, Any], match: dict[str, Any]) -> None:
+    """match.json's per-turn bot events (time-outs, exit codes, ...) into the rulings and the markers."""
+    index_of = {turn: i for i, turn in enumerate(record["turns"])}
+    seat_index = {seat["seat"]: p for p, seat in enumerate(record["seats"])}
+    for player in match.get("players") or []:
+        p = seat_index.get(player.get("seat"))
+        if p is None:
+            continue
+        for event in player.get("events") or []:
+            turn, text = event.get("round"), str(event.get("event", ""))
+            kind = _event_kind(text)
+            i = index_of.get(turn)
+            if i is not None:
+                ruling = record["rulings"][p][i]
+                if kind and ruling[0] in ("ok", "none"):
+                    ruling[0] = kind
+                ruling[1] = f"{ruling[1]}; {text}" if ruling[1] else text
+            if kind and isinstance(turn, int):
+                record["markers"].append([turn, kind, f"{player.get('name', player.get('seat'))}: {text}"])
+
+
+def match_result(match: dict[str, Any], game: Any, turn_word: str = "turn") -> str:
+    """One line: who won, after how many turns, why (match.json and the game's end-reason words)."""
+    names = {p.get("seat"): p.get("name", p.get("seat")) for p in match.get("players") or []}
+    winner = match.get("winner")
+    reason = match.get("end_reason")
+    words = dict(getattr(game, "end_reasons", {}) or {}).get(reason, reason or "")
+    head = f"{names.get(winner, winner)} won" if winner else "draw"
+    rounds = match.get("rounds")
+    after = f" after {rounds} {turn_word.lower()}{'' if rounds == 1 else 's'}" if isinstance(rounds, int) else ""
+    return f"{head}{after}" + (f" ({words})" if words else "")
+
+
+def fit(record: dict[str, Any]) -> dict[str, Any]:
+    """The record, thinned to its size limit when over it: every k-th frame, the first, the last and every
+    marked turn are kept; the page says so."""
+    limit = int(record.get("max_bytes") or DEFAULT_MAX_BYTES)
+    size = len(_json(record))
+    count = len(record["turns"])
+    if size <= limit or count < 3:
+        return record
+    stride = 2
+    marked = {m[0] for m in record["markers"]}
+    while True:
+        keep = [i for i, turn in enumerate(record["turns"])
+                if i % stride == 0 or i == count - 1 or (turn in marked and len(marked) < count // stride)]
+        thinned = thin(record, keep)
+        if len(_json(thinned)) <= limit or stride >= count:
+            break
+        stride = max(stride + 1, math.ceil(stride * 1.5))
+    note = (f"thinned to fit {limit / 1e6:.0f} MB: {len(keep)} of {count} turns kept (every {stride}th, "
+            "and the marked ones); the log has them all")
+    thinned["note"] = "; ".join(filter(None, (record.get("note"), note)))
+    return thinned
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _script_safe(text: str) -> str:
+    """Text that cannot close the <script> element it is inlined into."""
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def render_page(record: dict[str, Any], board_js: str) -> str:
+    """The whole HTML page for a record and a board script."""
+    data = _json(record).replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    title = f"{record.get('title', record.get('game', 'match'))}: " + " vs ".join(
+        seat["name"] for seat in record["seats"])
+    page = _asset("viewer.html")
+    for key, value in (
+        ("{{TITLE}}", _escape(title)),
+        ("{{STYLE}}", _asset("viewer.css").replace("</", "<\\/")),
+        ("{{RECORD}}", data),
+        ("{{BOARD_JS}}", _script_safe(board_js)),
+        ("{{VIEWER_JS}}", _script_safe(_asset("viewer.js"))),
+    ):
+        page = page.replace(key, value, 1)
+    return page
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def build_record(path: Path) -> tuple[dict[str, Any], str]:
+    """The finished record of a log (game record, match.json's result and events, thinned) and its board
+    script."""
+    path = Path(path)
+    game = game_of_log(path)
+    record, board_js = html_hook(game)(path)
+    match = _read_match_json(path)
+    if match is not None:
+        add_match_events(record, match)
+        record["result"] = match_result(match, game, record.get("turn_word", "turn"))
+    record["markers"].sort(key=lambda marker: marker[0])
+    return fit(record), board_js
+
+
+def default_target(path: Path) -> Path:
+    """Where a log's page goes when no file is named: beside the log folder (`matches/x` -> `matches/x.html`),
+    not inside it, where `validate` would take it for a stray file."""
+    path = Path(path)
+    return path.parent / f"{path.name}.html"
+
+
+def write_html_replay(path: Path, target: Path | None = None) -> tuple[Path, int]:
+    """Write the page of the log at `path`; its path and size in bytes."""
+    record, board_js = build_record(path)
+    page = render_page(record, board_js)
+    target = Path(target) if target is not None else default_target(path)
+    data = page.encode("utf-8")
+    try:
+        temporary = target.with_name(f".{target.name}.tmp")
+        temporary.write_bytes(data)
+        temporary.replace(target)
+    except OSError as exc:
+        raise UserError(f"{target}: cannot write the HTML replay: {exc.strerror or exc}") from None
+    return target, len(data)

@@ -1,0 +1,273 @@
+// td-runner's generic replay viewer: player, controls, scrub bar with markers, charts, per-player panels.
+// The game's board script (window.ReplayBoard) draws the board; the record is the JSON in #record.
+(function () {
+  "use strict";
+  var R = JSON.parse(document.getElementById("record").textContent);
+  var Board = window.ReplayBoard || null;
+  var PALETTE = ["#1c7ed6", "#d6336c", "#2f9e44", "#e8590c", "#7048e8", "#0c8599"];
+  var SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
+  var BASE_MS = 600; // one frame at 1x
+  var MAX_MARKERS = 600; // drawn on the scrub bar (the rest share their pixels)
+  var count = R.turns.length;
+  var word = R.turn_word || "Turn";
+  var colors = R.seats.map(function (_, p) { return PALETTE[p % PALETTE.length]; });
+  var state = { index: 0, playing: false, speed: 2, timer: null };
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  // --- static parts -------------------------------------------------------------------------------------
+  $("title").textContent = (R.title || R.game) + ": " + R.seats.map(function (s) { return s.name; }).join(" vs ");
+  $("result").textContent = R.result || "";
+  $("note").textContent = R.note || "";
+  SPEEDS.forEach(function (speed, i) {
+    var option = el("option", null, speed + "x (" + (i + 1) + ")");
+    option.value = String(i);
+    $("speed").appendChild(option);
+  });
+  $("speed").value = String(state.speed);
+  $("scrub").max = String(Math.max(0, count - 1));
+
+  var panels = R.seats.map(function (seat, p) {
+    var box = el("div", "player");
+    box.style.borderLeftColor = colors[p];
+    box.appendChild(el("h2", null, seat.name));
+    var numbers = el("div", "numbers");
+    var values = R.stats.map(function (stat) {
+      var item = el("span");
+      item.appendChild(el("span", "label", stat.name));
+      var value = el("b");
+      value.dataset.stat = stat.name;
+      item.appendChild(value);
+      numbers.appendChild(item);
+      return value;
+    });
+    box.appendChild(numbers);
+    box.appendChild(el("div", "label-line", "command"));
+    var command = el("pre", "command");
+    box.appendChild(command);
+    var rulingLine = el("div", "label-line", "ruling ");
+    var ruling = el("span", "ruling");
+    var rulingText = el("span", "ruling-text");
+    rulingLine.appendChild(ruling);
+    rulingLine.appendChild(rulingText);
+    box.appendChild(rulingLine);
+    box.appendChild(el("div", "label-line", "bot output"));
+    var output = el("pre", "output");
+    box.appendChild(output);
+    box.dataset.seat = seat.seat;
+    $("players").appendChild(box);
+    return { values: values, command: command, ruling: ruling, rulingText: rulingText, output: output };
+  });
+
+  // markers: turn -> frame index (the last frame at or before it)
+  function frameOf(turn) {
+    var lo = 0, hi = count - 1, found = 0;
+    while (lo <= hi) {
+      var mid = (lo + hi) >> 1;
+      if (R.turns[mid] <= turn) { found = mid; lo = mid + 1; } else { hi = mid - 1; }
+    }
+    return found;
+  }
+  var markerIndexes = [];
+  (function drawMarkers() {
+    var layer = $("markers");
+    var kinds = {};
+    var used = {};
+    R.markers.forEach(function (marker) {
+      kinds[marker[1]] = (kinds[marker[1]] || 0) + 1;
+      var index = frameOf(marker[0]);
+      markerIndexes.push(index);
+      var slot = count > 1 ? Math.round(index / (count - 1) * MAX_MARKERS) : 0;
+      var key = slot + marker[1];
+      if (used[key]) { used[key].title += "\n" + word + " " + marker[0] + ": " + marker[2]; return; }
+      var tick = el("div", "marker k-" + marker[1]);
+      tick.style.left = (count > 1 ? index / (count - 1) * 100 : 0) + "%";
+      tick.title = word + " " + marker[0] + ": " + marker[2];
+      tick.addEventListener("click", function () { stop(); show(index); });
+      layer.appendChild(tick);
+      used[key] = tick;
+    });
+    markerIndexes.sort(function (a, b) { return a - b; });
+    var legend = $("legend");
+    Object.keys(kinds).sort().forEach(function (kind) {
+      var item = el("span");
+      item.appendChild(el("span", "swatch k-" + kind));
+      item.appendChild(document.createTextNode(kind + " " + kinds[kind]));
+      legend.appendChild(item);
+    });
+  })();
+
+  // charts: one small canvas per stat, one line per seat, a cursor at the shown frame
+  var charts = R.stats.map(function (stat) {
+    var box = el("div", "chart");
+    box.appendChild(el("div", "name", stat.name));
+    var canvas = el("canvas");
+    box.appendChild(canvas);
+    $("charts").appendChild(box);
+    var lo = Infinity, hi = -Infinity;
+    stat.values.forEach(function (series) {
+      series.forEach(function (v) { if (typeof v === "number") { if (v < lo) lo = v; if (v > hi) hi = v; } });
+    });
+    if (lo === Infinity) { lo = 0; hi = 1; }
+    if (hi === lo) { hi = lo + 1; }
+    return { stat: stat, canvas: canvas, lo: lo, hi: hi };
+  });
+
+  function sized(canvas, cssWidth, cssHeight) {
+    var ratio = window.devicePixelRatio || 1;
+    var w = Math.max(1, Math.round(cssWidth * ratio)), h = Math.max(1, Math.round(cssHeight * ratio));
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+    var ctx = canvas.getContext("2d");
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    return ctx;
+  }
+
+  function drawChart(chart) {
+    var W = 200, H = 56, pad = 3;
+    var ctx = sized(chart.canvas, W, H);
+    ctx.clearRect(0, 0, W, H);
+    var step = Math.max(1, Math.floor(count / W));
+    function x(i) { return count > 1 ? pad + i / (count - 1) * (W - 2 * pad) : W / 2; }
+    function y(v) { return H - pad - (v - chart.lo) / (chart.hi - chart.lo) * (H - 2 * pad); }
+    chart.stat.values.forEach(function (series, p) {
+      ctx.strokeStyle = colors[p];
+      ctx.lineWidth = 1.4;
+      ctx.beginPath();
+      var started = false;
+      for (var i = 0; i < count; i += step) {
+        var v = series[i];
+        if (typeof v !== "number") { started = false; continue; }
+        if (started) ctx.lineTo(x(i), y(v)); else { ctx.moveTo(x(i), y(v)); started = true; }
+      }
+      var last = series[count - 1];
+      if (started && typeof last === "number") ctx.lineTo(x(count - 1), y(last));
+      ctx.stroke();
+    });
+    ctx.strokeStyle = "rgba(0,0,0,0.55)";
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(x(state.index), 0);
+    ctx.lineTo(x(state.index), H);
+    ctx.stroke();
+  }
+
+  function drawBoard() {
+    var canvas = $("board");
+    var width = canvas.clientWidth || 640;
+    var aspect = Board && Board.aspect ? Board.aspect(R) : 0.5;
+    var height = Math.round(width * aspect);
+    canvas.style.height = height + "px";
+    var ctx = sized(canvas, width, height);
+    ctx.clearRect(0, 0, width, height);
+    if (!Board) {
+      ctx.fillText("no board drawing for this game", 10, 20);
+      return;
+    }
+    Board.draw(ctx, width, height, R, state.index, colors);
+    $("describe").textContent = Board.describe ? Board.describe(R, state.index) : "";
+  }
+
+  function format(v) {
+    if (v === null || v === undefined) return "-";
+    if (typeof v === "number" && !Number.isInteger(v)) return v.toFixed(2);
+    return String(v);
+  }
+
+  // --- showing a frame ----------------------------------------------------------------------------------
+  function show(index) {
+    index = Math.max(0, Math.min(count - 1, index | 0));
+    state.index = index;
+    var turn = R.turns[index];
+    document.body.dataset.round = String(turn);
+    $("position").textContent = word + " " + turn + " / " + R.turns[count - 1] +
+      (count !== R.turns[count - 1] + 1 ? "  (frame " + (index + 1) + " of " + count + ")" : "");
+    $("scrub").value = String(index);
+    R.seats.forEach(function (_, p) {
+      var panel = panels[p];
+      R.stats.forEach(function (stat, s) { panel.values[s].textContent = format(stat.values[p][index]); });
+      var command = R.commands[p][index];
+      panel.command.textContent = command === "" ? "(nothing)" : command;
+      var ruling = R.rulings[p][index] || ["none", ""];
+      panel.ruling.className = "ruling r-" + ruling[0];
+      panel.ruling.textContent = ruling[0];
+      panel.rulingText.textContent = ruling[1] || "";
+      var output = R.outputs[p][index];
+      panel.output.textContent = output === "" ? "(none)" : output;
+    });
+    drawBoard();
+    charts.forEach(drawChart);
+    if (history.replaceState && location.protocol !== "about:") {
+      try { history.replaceState(null, "", "#round=" + turn); } catch (e) { /* a sandboxed frame */ }
+    }
+  }
+
+  // --- playing ------------------------------------------------------------------------------------------
+  function tick() {
+    if (state.index >= count - 1) { stop(); return; }
+    show(state.index + 1);
+    state.timer = setTimeout(tick, BASE_MS / SPEEDS[state.speed]);
+  }
+  function play() {
+    if (state.playing) return;
+    if (state.index >= count - 1) show(0);
+    state.playing = true;
+    $("play").textContent = "||";
+    state.timer = setTimeout(tick, BASE_MS / SPEEDS[state.speed]);
+  }
+  function stop() {
+    state.playing = false;
+    clearTimeout(state.timer);
+    $("play").textContent = "\u25B6";
+  }
+  function toggle() { if (state.playing) stop(); else play(); }
+  function setSpeed(i) { state.speed = i; $("speed").value = String(i); }
+  function nextMarker(direction) {
+    var target = null;
+    for (var k = 0; k < markerIndexes.length; k++) {
+      var i = direction > 0 ? markerIndexes[k] : markerIndexes[markerIndexes.length - 1 - k];
+      if (direction > 0 ? i > state.index : i < state.index) { target = i; break; }
+    }
+    if (target !== null) show(target);
+  }
+
+  $("first").addEventListener("click", function () { stop(); show(0); });
+  $("last").addEventListener("click", function () { stop(); show(count - 1); });
+  $("prev").addEventListener("click", function () { stop(); show(state.index - 1); });
+  $("next").addEventListener("click", function () { stop(); show(state.index + 1); });
+  $("play").addEventListener("click", toggle);
+  $("speed").addEventListener("change", function () { setSpeed(+$("speed").value); });
+  $("scrub").addEventListener("input", function () { show(+$("scrub").value); });
+  document.addEventListener("keydown", function (event) {
+    if (event.target && event.target.tagName === "SELECT") return;
+    var key = event.key;
+    if (key === " " || key === "Spacebar") toggle();
+    else if (key === "ArrowRight") { stop(); show(state.index + 1); }
+    else if (key === "ArrowLeft") { stop(); show(state.index - 1); }
+    else if (key === "Home") { stop(); show(0); }
+    else if (key === "End") { stop(); show(count - 1); }
+    else if (key >= "1" && key <= "7") setSpeed(+key - 1);
+    else if (key === "n" || key === "N") { stop(); nextMarker(1); }
+    else if (key === "p" || key === "P") { stop(); nextMarker(-1); }
+    else return;
+    event.preventDefault();
+  });
+
+  function fromHash() {
+    var found = /round=(-?\d+)/.exec(location.hash || "");
+    return found ? frameOf(parseInt(found[1], 10)) : null;
+  }
+  window.addEventListener("hashchange", function () {
+    var index = fromHash();
+    if (index !== null && index !== state.index) { stop(); show(index); }
+  });
+  window.addEventListener("resize", function () { drawBoard(); });
+  window.ReplayViewer = { show: show, record: R, index: function () { return state.index; } };
+  var start = fromHash();
+  show(start === null ? 0 : start);
+})();

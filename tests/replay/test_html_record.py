@@ -1,0 +1,136 @@
+"""The HTML replay without a browser: records, size limits, thinning, the page's self-containment, the CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import attrs
+import pytest
+
+from runner.cli import main
+from runner.errors import UserError
+from runner.replay import html
+from runner.replay.html import build_record, fit, html_hook, render_page, write_html_replay
+from runner.replay.record import RULING_KINDS, MARKER_KINDS, RecordBuilder
+
+from tests.replay.conftest import MATCHES
+
+
+def _record_json(page: str) -> dict:
+    found = re.search(r'<script type="application/json" id="record">(.*?)</script>', page, re.DOTALL)
+    assert found, "no embedded record"
+    return json.loads(found.group(1))
+
+
+def _check_shape(record: dict) -> None:
+    frames = len(record["turns"])
+    assert frames >= 1 and record["turns"] == sorted(record["turns"])
+    assert len(record["frames"]) == frames
+    seats = len(record["seats"])
+    for key in ("commands", "rulings", "outputs"):
+        assert len(record[key]) == seats and all(len(column) == frames for column in record[key]), key
+    for stat in record["stats"]:
+        assert len(stat["values"]) == seats and all(len(column) == frames for column in stat["values"])
+    assert {kind for column in record["rulings"] for kind, _ in column} <= set(RULING_KINDS)
+    assert {kind for _, kind, _ in record["markers"]} <= set(MARKER_KINDS)
+
+
+def test_official_401_round_log_stays_under_2_mb_with_every_round(conformance_root: Path, tmp_path: Path) -> None:
+    log = conformance_root / "gg-mirror-g11"
+    target, size = write_html_replay(log, tmp_path / "gg.html")
+    assert size < 2_000_000
+    page = target.read_text(encoding="utf-8")
+    record = _record_json(page)
+    _check_shape(record)
+    assert record["turns"] == list(range(402)) and record["note"] == ""
+    assert record["stats"][0]["name"] == "health"
+    assert "tie" in record["result"]  # the official endGameState.txt, as there is no match.json
+    kinds = {kind for _, kind, _ in record["markers"]}
+    assert {"destroyed", "curtain", "end"} <= kinds
+
+
+def test_invalid_commands_are_ruled_and_marked(conformance_root: Path) -> None:
+    record, _ = build_record(conformance_root / "rr-505-vs-606-invalid15")
+    _check_shape(record)
+    index = record["turns"].index(13)
+    assert record["commands"][1][index] == "10,3,4"
+    assert record["rulings"][1][index] == ["invalid", "Invalid command received: The position is out of bounds x:[10] y:[3]"]
+    assert record["rulings"][0][index][0] == "none"
+    assert [13, "invalid", "Player B: Invalid command received: The position is out of bounds x:[10] y:[3]"] in record["markers"]
+
+
+def test_page_is_self_contained(match_logs, tmp_path: Path) -> None:
+    target, _ = write_html_replay(match_logs["tower-defence"], tmp_path / "td.html")
+    page = target.read_text(encoding="utf-8")
+    assert "Content-Security-Policy" in page and "default-src 'none'" in page
+    assert not re.search(r"<(script|img|link|iframe)[^>]*\s(src|href)=", page)
+    assert "{{" not in page  # every placeholder filled
+    assert page.count("</script>") == 3  # record, board, viewer: nothing inlined closes a script early
+    record = _record_json(page)
+    _check_shape(record)
+    assert record["result"].startswith(("A - ", "B - ", "draw"))
+
+
+def test_match_events_become_rulings_and_markers() -> None:
+    builder = RecordBuilder("g", "G", [("A", "A - x"), ("B", "B - y")], ["score"])
+    for turn in (1, 2, 3):
+        builder.add(turn, [[turn, turn]], ["go", "go"], [("ok", "accepted")] * 2, ["", ""], {})
+    record = builder.build({})
+    html.add_match_events(record, {"players": [
+        {"seat": "B", "name": "B - y", "events": [{"round": 2, "event": "timed out after 2000 ms"}]},
+        {"seat": "A", "name": "A - x", "events": [{"round": 3, "event": "exit code 1"},
+                                                  {"round": 1, "event": "output truncated at 64 KiB"}]},
+    ]})
+    assert record["rulings"][1][1] == ["timeout", "accepted; timed out after 2000 ms"]
+    assert record["rulings"][0][2] == ["crash", "accepted; exit code 1"]
+    assert record["rulings"][0][0] == ["ok", "accepted; output truncated at 64 KiB"]
+    assert sorted(record["markers"]) == [[2, "timeout", "B - y: timed out after 2000 ms"],
+                                         [3, "crash", "A - x: exit code 1"]]
+
+
+def test_thinning_keeps_first_last_and_marked_turns_and_says_so() -> None:
+    builder = RecordBuilder("g", "G", [("A", "A")], ["n"])
+    for turn in range(1000):
+        builder.add(turn, [[turn]], ["x" * 50], [("ok", "")], ["y" * 50], {"pad": "z" * 100})
+    builder.mark(333, "crash", "boom")
+    record = builder.build({}, max_bytes=60_000)
+    thinned = fit(record)
+    assert len(json.dumps(thinned, separators=(",", ":"))) <= 60_000
+    _check_shape(thinned)
+    assert thinned["turns"][0] == 0 and thinned["turns"][-1] == 999 and 333 in thinned["turns"]
+    assert "thinned" in thinned["note"] and "of 1000 turns kept" in thinned["note"]
+    assert thinned["stats"][0]["values"][0] == thinned["turns"]  # every column thinned alike
+    small = builder.build({})
+    assert fit(small) is small  # under the limit: untouched
+
+
+def test_a_game_without_the_hook_is_told_so() -> None:
+    @attrs.frozen
+    class Bare:
+        name: str = "stones"
+
+    with pytest.raises(UserError, match="stones: this game has no HTML replay yet"):
+        html_hook(Bare())
+
+
+def test_replay_html_command_and_its_errors(match_logs, tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    target = tmp_path / "page.html"
+    assert main(["replay", str(match_logs["tower-defence"]), "--html", str(target)], out=out, err=err) == 0
+    assert out.getvalue().startswith(f"wrote {target} (") and target.stat().st_size > 10_000
+    assert main(["replay", str(tmp_path / "nothing"), "--html"], out=out, err=err) == 2
+    assert err.getvalue().startswith("error: ")
+
+
+def test_match_html_writes_the_page_beside_the_log(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["match", *MATCHES["tower-defence"][:2], "--max-rounds", "2", "--output", str(tmp_path),
+                 "--name", "m", "--html"], out=out, err=err)
+    assert code == 0, err.getvalue()
+    page = tmp_path / "m.html"
+    assert f"replay: {page} (" in out.getvalue()
+    assert _record_json(page.read_text(encoding="utf-8"))["turns"][-1] == 3
+    assert main(["validate", str(tmp_path / "m")], out=io.StringIO(), err=io.StringIO()) == 0
