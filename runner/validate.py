@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from runner import config, schemas
+from runner.bots.definition import check_bot_folder
 from runner.errors import UserError
 from runner.games import DEFAULT_GAME, all_games, get_game
 from runner.games.interface import FileReport
@@ -33,7 +34,7 @@ def kinds() -> tuple[str, ...]:
 
 
 def validate_path(path: Path | str, kind: str | None = None, options: dict[str, Any] | None = None) -> list[FileReport]:
-    """Validate a file (of `kind`, or detected), a match-log folder, or a bot folder."""
+    """Validate a file (of `kind`, or detected), a match-log folder, or a bot folder (`validate_bot_folder`)."""
     path = Path(path)
     options = options or {}
     if kind is not None and path.is_dir():
@@ -41,7 +42,7 @@ def validate_path(path: Path | str, kind: str | None = None, options: dict[str, 
     if kind in CORE_KINDS:
         return [validate_file(path, kind)]
     if path.is_dir() and kind is None and (path / "bot.json").is_file() and not (path / "match.json").is_file():
-        return [validate_file(path / "bot.json", BOT)]
+        return [validate_bot_folder(path)]
     if path.is_file() and kind is None:
         core_kind = detect_core_kind(path)
         if core_kind is not None:
@@ -95,6 +96,35 @@ def validate_file(path: Path, kind: str) -> FileReport:
     if kind == BOT and not schemas.is_available(BOT):
         return FileReport(path, kind, unreadable=f"no schema for bot.json ({schemas.schema_path(BOT)} is missing)")
     return FileReport(path, kind, tuple(_CHECKERS[kind](path, raw)))
+
+
+def validate_bot_folder(folder: Path) -> FileReport:
+    """A bot folder: its bot.json, then everything `td-runner match` checks before round 0 (`load_bot`:
+    botLocation folder, bot file, interpreter, a Python bot's requirements), each problem on its own."""
+    source = folder / "bot.json"
+    report = validate_file(source, BOT)
+    if report.unreadable is not None:
+        return report
+    try:
+        problems = check_bot_folder(folder, launch_languages())
+    except UserError:  # not a JSON object: the report above says so
+        return report
+    return FileReport(source, BOT, tuple(problems))
+
+
+def launch_languages() -> dict[str, tuple[str, ...]]:
+    """The languages `td-runner match` adds to the launch table: every game's (koth-js), then those of
+    ./game-runner-config.json when it is valid (an invalid one is reported when it is validated)."""
+    languages: dict[str, tuple[str, ...]] = {}
+    for game in all_games():
+        languages.update(game.languages)
+    path = Path(config.RUNNER_CONFIG_NAME)
+    if path.is_file():
+        try:
+            languages.update(config.load_runner_config(path).languages)
+        except UserError:
+            pass
+    return languages
 
 
 def detect_core_kind(path: Path) -> str | None:

@@ -2,14 +2,22 @@
 
 Every problem is one UserError line naming the file and what is wrong (spec 8.2: the official runner refuses
 to start a match with a missing bot folder or an unknown language; we also refuse a missing interpreter or
-bot file, which the official runner only discovers as a failing bot every round).
+bot file, which the official runner only discovers as a failing bot every round). `load_bot` raises the first;
+`check_bot_folder` (`td-runner validate BOT_DIR`) returns them all, so the two can never disagree.
+
+A launch command that uses `{python}` runs the bot's own venv (`<folder>/.venv/bin/python`, made by
+`td-runner build`) when there is one; without one, the packages of the bot's requirements.txt must be
+installed for td-runner's Python, or the bot is refused with the `td-runner build` line that fixes it.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
+import re
 import shlex
 import shutil
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +27,7 @@ import attrs
 from runner import schemas
 from runner.bots import languages as lang
 from runner.errors import UserError
+from runner.schemas import Problem
 
 
 @attrs.frozen
@@ -39,39 +48,107 @@ class BotDefinition:
 
 
 def load_bot(player_dir: Path, languages: Mapping[str, Sequence[str]] | None = None) -> BotDefinition:
-    """Load and check `<player_dir>/bot.json`; `languages` overrides launch-table entries (runner config)."""
+    """Load and check `<player_dir>/bot.json`; `languages` overrides launch-table entries (runner config).
+
+    Raises UserError with the first problem (`check_bot_folder` lists them all)."""
     player_dir = Path(player_dir)
+    source = player_dir / "bot.json"
+    bot, problems = _examine(player_dir, read_bot_json(player_dir), languages)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise UserError(f"{source}: {problems[0]}{more}")
+    assert bot is not None
+    return bot
+
+
+def check_bot_folder(player_dir: Path, languages: Mapping[str, Sequence[str]] | None = None) -> list[Problem]:
+    """Every reason `load_bot` (and so `td-runner match`) would refuse the folder, in the order it checks them.
+
+    Raises UserError only when there is no bot.json object to check (no folder, unreadable, not JSON)."""
+    player_dir = Path(player_dir)
+    return _examine(player_dir, read_bot_json(player_dir), languages)[1]
+
+
+def read_bot_json(player_dir: Path) -> dict[str, Any]:
+    """The JSON object in `<player_dir>/bot.json`, unchecked; UserError when there is none."""
     if not player_dir.exists():
         raise UserError(f"bot folder {player_dir} does not exist")
     if not player_dir.is_dir():
         raise UserError(f"bot folder {player_dir} is not a folder")
-    source = player_dir / "bot.json"
-    data = _read_bot_json(source)
+    return _read_bot_json(player_dir / "bot.json")
+
+
+def bot_python(player_dir: Path) -> Path | None:
+    """The interpreter of the bot's own virtual environment (`<player_dir>/.venv`, made by `td-runner build`),
+    or None when it has none."""
+    python = Path(os.path.abspath(player_dir)) / VENV / "bin" / "python"
+    return python if python.is_file() else None
+
+
+#: The bot's own virtual environment, inside the folder that holds bot.json (runner/bots/build.py).
+VENV = ".venv"
+#: The file naming the packages a Python bot needs (pip's format).
+REQUIREMENTS = "requirements.txt"
+
+
+def _examine(
+    player_dir: Path, data: dict[str, Any], languages: Mapping[str, Sequence[str]] | None
+) -> tuple[BotDefinition | None, list[Problem]]:
+    """The bot, or every problem found: bot.json's own first (its launch cannot be worked out until it is
+    right), then each launch problem that does not merely follow from an earlier one."""
     table = lang.language_table(languages)
     language = data.get("botLanguage")
+    problems: list[Problem] = []
     extra = False
     if isinstance(language, str):
-        _check_language(source, language, table)
+        reason = _check_language(language, table)
+        if reason is not None:
+            problems.append(Problem("", reason))
         extra = language in table and language not in lang.DEFAULT_LANGUAGES
-    _check_schema(source, data, language_is_extra=extra)
+    for problem in schemas.check_schema(schemas.BOT, data):
+        # the language check above said it better; a runner config's language is not in the shipped enum
+        if problem.where != "$.botLanguage" or not (problems or extra):
+            problems.append(problem)
+    if problems:
+        return None, problems
 
     bot_dir = _resolve_bot_dir(player_dir, data["botLocation"])
     if not bot_dir.is_dir():
-        raise UserError(f"{source}: bot folder {bot_dir} (botLocation {data['botLocation']!r}) does not exist")
+        problems.append(Problem("", f"bot folder {bot_dir} (botLocation {data['botLocation']!r}) does not exist"))
     file_name = data.get("botFileName", "")
     cores = data.get("arguments", {}).get("coreCount")
     template = lang.LaunchTemplate(tuple(data["command"])) if language == lang.CUSTOM else table[language]
     if cores is None and lang.uses_placeholder(template.argv, "cores"):
-        raise UserError(f"{source}: the launch command for {language} uses {{cores}} but arguments.coreCount is missing")
+        reason = f"the launch command for {language} uses {{cores}} but arguments.coreCount is missing"
+        problems.append(Problem("", reason))
     if not file_name and lang.uses_placeholder(template.argv, "file"):
-        raise UserError(f"{source}: the launch command for {language} uses {{file}} but botFileName is missing")
+        reason = f"the launch command for {language} uses {{file}} but botFileName is missing"
+        problems.append(Problem("", reason))
     entry = data.get("entry")
     if entry is None and lang.uses_placeholder(template.argv, "entry"):
-        raise UserError(f"{source}: botLanguage {language} needs `entry`: the expression that yields the AI function")
+        reason = f"botLanguage {language} needs `entry`: the expression that yields the AI function"
+        problems.append(Problem("", reason))
+    needs_requirements = False
+    if lang.uses_placeholder(template.argv, "python"):
+        python = bot_python(player_dir)
+        if python is not None:  # the bot's own venv replaces td-runner's interpreter (runner/bots/build.py)
+            template = attrs.evolve(template, argv=tuple(a.replace("{python}", str(python)) for a in template.argv))
+        needs_requirements = python is None
     argv = lang.expand(template, file=file_name, directory=str(bot_dir), cores=cores, entry=entry)
-    if lang.uses_placeholder(template.argv, "file"):
-        _check_bot_file(source, bot_dir, file_name)
-    _check_program(source, player_dir, bot_dir, argv)
+    reason = None
+    if not problems:  # the bot file and a program inside the bot folder can only be looked for now
+        if lang.uses_placeholder(template.argv, "file"):
+            reason = _check_bot_file(player_dir, bot_dir, file_name)
+        reason = reason or _check_program(player_dir, bot_dir, argv)
+    elif os.sep not in argv[0]:  # an interpreter on PATH is there or not whatever else is wrong
+        reason = _check_program(player_dir, bot_dir, argv)
+    if reason is not None:
+        problems.append(Problem("", reason))
+    reason = _check_requirements(player_dir) if needs_requirements else None
+    if reason is not None:
+        problems.append(Problem("", reason))
+    if problems:
+        return None, problems
     return BotDefinition(
         player_dir=player_dir,
         bot_dir=bot_dir,
@@ -84,7 +161,7 @@ def load_bot(player_dir: Path, languages: Mapping[str, Sequence[str]] | None = N
         core_count=cores,
         persistent=data.get("persistent", False),
         entry=entry,
-    )
+    ), []
 
 
 def _read_bot_json(source: Path) -> dict[str, Any]:
@@ -107,24 +184,13 @@ def _read_bot_json(source: Path) -> dict[str, Any]:
     return data
 
 
-def _check_language(source: Path, language: str, table: Mapping[str, lang.LaunchTemplate]) -> None:
+def _check_language(language: str, table: Mapping[str, lang.LaunchTemplate]) -> str | None:
     if language in table or language == lang.CUSTOM:
-        return
+        return None
     if language in lang.UNSUPPORTED:
-        raise UserError(f"{source}: botLanguage {language!r} is not supported: {lang.UNSUPPORTED[language]}")
+        return f"botLanguage {language!r} is not supported: {lang.UNSUPPORTED[language]}"
     known = sorted([*table, lang.CUSTOM])
-    raise UserError(
-        f"{source}: botLanguage {language!r} is not one of {', '.join(known)}{schemas.did_you_mean(language, known)}"
-    )
-
-
-def _check_schema(source: Path, data: dict[str, Any], *, language_is_extra: bool) -> None:
-    problems = schemas.check_schema(schemas.BOT, data)
-    if language_is_extra:  # added by the runner config, so the shipped enum does not list it
-        problems = [problem for problem in problems if problem.where != "$.botLanguage"]
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise UserError(f"{source}: {problems[0]}{more}")
+    return f"botLanguage {language!r} is not one of {', '.join(known)}{schemas.did_you_mean(language, known)}"
 
 
 def _resolve_bot_dir(player_dir: Path, location: str) -> Path:
@@ -140,22 +206,67 @@ def _resolve_bot_dir(player_dir: Path, location: str) -> Path:
     return joined
 
 
-def _check_bot_file(source: Path, bot_dir: Path, file_name: str) -> None:
+def _check_bot_file(player_dir: Path, bot_dir: Path, file_name: str) -> str | None:
     path = bot_dir / file_name
-    if not path.is_file():
-        hint = " (build the bot first?)" if path.suffix in ("", ".jar", ".exe", ".dll") else ""
-        raise UserError(f"{source}: bot file {path} does not exist{hint}")
+    if path.is_file():
+        return None
+    built = path.suffix in ("", ".jar", ".exe", ".dll")  # a build's output, not a source file
+    hint = f" (build the bot first: td-runner build {player_dir})" if built else ""
+    return f"bot file {path} does not exist{hint}"
 
 
-def _check_program(source: Path, player_dir: Path, bot_dir: Path, argv: tuple[str, ...]) -> None:
+def _check_program(player_dir: Path, bot_dir: Path, argv: tuple[str, ...]) -> str | None:
     """The program must exist now: a missing interpreter is a setup error, not 400 crashed rounds."""
     program = argv[0]
     command = shlex.join(argv)
     if os.sep in program:
         path = bot_dir / program  # relative names run from the bot folder, its working directory
         if not path.is_file():
-            raise UserError(f"{source}: bot {player_dir} needs {path} which does not exist (command: {command})")
+            return f"bot {player_dir} needs {path} which does not exist (command: {command})"
         if not os.access(path, os.X_OK):
-            raise UserError(f"{source}: bot file {path} is not executable (chmod +x it; command: {command})")
+            return f"bot file {path} is not executable (chmod +x it; command: {command})"
     elif shutil.which(program) is None:
-        raise UserError(f"{source}: bot {player_dir} needs `{program}` which is not installed (command: {command})")
+        return f"bot {player_dir} needs `{program}` which is not installed (command: {command})"
+    return None
+
+
+def _check_requirements(player_dir: Path) -> str | None:
+    """A Python bot without its own venv runs with td-runner's interpreter: it must already have every
+    package the bot's requirements.txt names (by distribution name; versions are not compared)."""
+    path = player_dir / REQUIREMENTS
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot read {path}: {exc.strerror or exc}"
+    missing = [name for name in requirement_names(text) if not _is_installed(name)]
+    if not missing:
+        return None
+    shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+    return (f"{path} needs {shown}, which td-runner's Python ({sys.executable}) lacks: run "
+            f"`td-runner build {player_dir}` to install them in {player_dir / VENV}")
+
+
+_REQUIREMENT_NAME = re.compile(r"([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*(?:[<>=!~;@]|$)")
+
+
+def requirement_names(text: str) -> list[str]:
+    """The distribution names a pip requirements file asks for, in order; a line that names a path, a URL
+    or anything else this cannot read is returned whole (such a requirement cannot be looked up)."""
+    names = []
+    for line in text.splitlines():
+        line = line.split(" #", 1)[0].strip()
+        if not line or line.startswith(("#", "-")):  # comments, and options (--index-url, -r, -c, -e ...)
+            continue
+        match = _REQUIREMENT_NAME.match(line)
+        names.append(match.group(1) if match else line)
+    return names
+
+
+def _is_installed(name: str) -> bool:
+    try:
+        importlib.metadata.distribution(name)
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return False
+    return True

@@ -1,0 +1,75 @@
+"""`td-runner build BOT_DIR...`: build bot folders the conventional way of their language (runner/bots/build.py).
+
+Every folder is checked before anything is built (a missing folder or an unreadable bot.json is exit 2). Each
+build prints one line: on stdout when it worked, on stderr with the last lines of its output when it did
+not. A built folder is then checked like `td-runner match` checks it, so "built" means "ready to play".
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from runner.bots.build import BuildPlan, plan_build, run_build
+from runner.bots.definition import read_bot_json
+from runner.errors import ExitCode
+from runner.validate import validate_bot_folder
+
+HELP = ("build bot folders: build.sh, else by language (Maven/Gradle, cargo, go, dotnet, make; a Python bot's "
+        "requirements.txt into its own .venv)")
+EXITS = ("exit codes: 0 every bot built (or had nothing to build), 1 a build failed or its tool is missing, "
+         "2 a folder is not a bot folder, 70 a bug")
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    parser.add_argument("folders", nargs="+", type=Path, metavar="BOT_DIR", help="bot folders (holding bot.json)")
+    parser.add_argument("--verbose", action="store_true", help="print the whole output of every build")
+
+
+def run(args: argparse.Namespace, streams) -> int:
+    plans: list[tuple[Path, BuildPlan | None]] = []
+    for folder in args.folders:
+        plans.append((folder, plan_build(folder, read_bot_json(folder))))  # UserError (exit 2) before any build
+    failed = 0
+    for folder, plan in plans:
+        if plan is None:
+            ready = _refusal(folder)
+            if ready is None:
+                print(f"{folder}: nothing to build", file=streams.out)
+            else:
+                print(f"{folder}: nothing to build, but td-runner match would refuse it: {ready}", file=streams.err)
+                failed += 1
+            continue
+        print(f"{folder}: building ({plan.recipe}: {plan.command})", file=streams.err, flush=True)
+        result = run_build(plan)
+        if args.verbose and result.output:
+            print(result.output.rstrip("\n"), file=streams.err)
+        if not result.ok:
+            failed += 1
+            print(f"{folder}: build failed: {result.problem}", file=streams.err)
+            if result.tail and not args.verbose:
+                print(f"  last {len(result.tail)} lines of its output:", file=streams.err)
+                for line in result.tail:
+                    print(f"  | {line}", file=streams.err)
+            continue
+        refusal = _refusal(folder)
+        if refusal is not None:
+            failed += 1
+            print(f"{folder}: built, but td-runner match would refuse it: {refusal}", file=streams.err)
+            continue
+        print(f"{folder}: built ({plan.recipe}, {result.seconds:.1f} s)", file=streams.out)
+    if failed:
+        print(f"{failed} of {len(plans)} bot folder{'s' if len(plans) != 1 else ''} not ready", file=streams.err)
+        return ExitCode.DIFFERENT
+    return ExitCode.OK
+
+
+def _refusal(folder: Path) -> str | None:
+    """The first reason `td-runner match` would refuse the folder (the checks of `td-runner validate`)."""
+    report = validate_bot_folder(folder)
+    if report.unreadable is not None:
+        return report.unreadable
+    if not report.problems:
+        return None
+    more = f" (and {len(report.problems) - 1} more: td-runner validate {folder})" if len(report.problems) > 1 else ""
+    return f"{report.path.name}: {report.problems[0]}{more}"
