@@ -40,8 +40,7 @@ class LanesGame(GameDefaults):
     player_counts = (2,)
     bot_modes = frozenset({BotMode.PER_TURN})  # spec 10.1: a fresh process per turn
     default_mode = BotMode.PER_TURN
-    # spec 10.5 E02: the core reads at most 64 KiB whatever is asked, so a file cut there counts as too
-    # large (protocol/commands.py); asking for one byte more would tell the two apart once the core allows it
+    # spec 10.5 E02: one byte more than 64 KiB is read, so "larger than 65536 bytes" can be told apart
     answer_file = AnswerFile(name="commands.txt", cap_bytes=MAX_BYTES + 1, lines=AnswerLines.ALL)
     timeout_ms = 5000  # spec 10.1.3
     log = FolderLog(turn_folder="Turn {turn:03d}", answer="commands.txt", output="BotOutput.txt")
@@ -115,6 +114,12 @@ class LanesGame(GameDefaults):
 
     def replay(self, path: Path) -> logs.LogReplay:
         return logs.replay(path)
+
+    def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
+        """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""
+        from runner.games.lanes.html_record import board_js, html_record
+
+        return html_record(path), board_js()
 
 
 def read_json(path: Path) -> Any:

@@ -139,10 +139,10 @@ def test_every_problem_is_reported_in_line_order() -> None:
 def test_oversized_files_give_e02() -> None:
     assert codes("TURN 1\n" + "#" * 70_000 + "\nEND\n") == ["E02"]
     assert codes("TURN 1\n" + "\n" * 2001 + "END\n") == ["E02"]
-    # the core cuts answer files at 64 KiB: a text of exactly 65536 bytes may be a cut one, so it is E02 too
+    # spec 10.5: larger than 65536 bytes is E02; exactly 65536 is accepted (the runner reads 65537 to tell)
     padding = 65536 - len("TURN 1\n#\nEND\n")
-    assert codes("TURN 1\n#" + "x" * padding + "\nEND\n") == ["E02"]
-    assert codes("TURN 1\n#" + "x" * (padding - 1) + "\nEND\n") == []
+    assert codes("TURN 1\n#" + "x" * (padding + 1) + "\nEND\n") == ["E02"]
+    assert codes("TURN 1\n#" + "x" * padding + "\nEND\n") == []
 
 
 def test_an_owned_soldier_deploys_at_most_once_and_unscheduled_ones_sit_out() -> None:

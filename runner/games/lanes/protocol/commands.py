@@ -65,15 +65,6 @@ def parse_commands(text: str, turn: int, config: LanesConfig) -> ParsedCommands:
     size = len(text.encode("utf-8", errors="surrogatepass"))
     if size > MAX_BYTES:
         return ParsedCommands(Orders(turn), (Problem("E02", None, f"commands.txt is larger than {MAX_BYTES} bytes"),))
-    if size == MAX_BYTES:
-        # The core reads at most 64 KiB of an answer file whatever the game asks (runner/bots/limits.py,
-        # command_cap_bytes), so a larger file arrives cut at exactly this size and cannot be told apart
-        # from a file of exactly 65536 bytes: both are taken as too large (spec 10.5 says > 65536).
-        return ParsedCommands(
-            Orders(turn),
-            (Problem("E02", None, f"commands.txt is larger than {MAX_BYTES} bytes (or exactly {MAX_BYTES}: "
-                     "the runner reads no more)"),),
-        )
     if len(split_lines(text)) > MAX_LINES:
         return ParsedCommands(Orders(turn), (Problem("E02", None, f"commands.txt has more than {MAX_LINES} lines"),))
     lines = _command_lines(text)
