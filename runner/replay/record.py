@@ -32,7 +32,9 @@ FORMAT = 1
 RULING_KINDS = ("ok", "none", "invalid", "timeout", "crash", "out")
 
 #: Notable turns, drawn on the scrub bar (colours in viewer.css).
-MARKER_KINDS = ("destroyed", "curtain", "conquest", "elimination", "timeout", "crash", "invalid", "end")
+MARKER_KINDS = (
+    "destroyed", "curtain", "conquest", "elimination", "breach", "timeout", "crash", "invalid", "end",
+)
 
 #: A bot's output is clipped to this many characters per turn (the log keeps all of it).
 OUTPUT_CHARS = 2000

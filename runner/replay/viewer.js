@@ -186,7 +186,7 @@
     var turn = R.turns[index];
     document.body.dataset.round = String(turn);
     $("position").textContent = word + " " + turn + " / " + R.turns[count - 1] +
-      (count !== R.turns[count - 1] + 1 ? "  (frame " + (index + 1) + " of " + count + ")" : "");
+      (count !== R.turns[count - 1] - R.turns[0] + 1 ? "  (frame " + (index + 1) + " of " + count + ")" : "");
     $("scrub").value = String(index);
     R.seats.forEach(function (_, p) {
       var panel = panels[p];

@@ -18,13 +18,16 @@ from runner.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "starter-bots"
-TINY_RING = ROOT / "runner" / "games" / "warzone" / "maps" / "tiny-ring.map"
+MAPS = ROOT / "runner" / "games" / "warzone" / "maps"
 
 #: game -> the `td-runner match` arguments of a short match of its starter bots.
 MATCHES = {
     "tower-defence": [str(BOTS / "python3"), str(BOTS / "reference"), "--max-rounds", "20"],
-    "lanes": ["--game", "lanes", str(BOTS / "lanes" / "python3"), str(BOTS / "lanes" / "reference")],
-    "warzone": ["--game", "warzone", "--map", str(TINY_RING), "--max-turns", "10",
+    # the starter bot loses to the reference bot in one turn: two reference bots last
+    "lanes": ["--game", "lanes", str(BOTS / "lanes" / "reference"), str(BOTS / "lanes" / "reference"),
+              "--max-turns", "6"],
+    # a Conquest-dialect map with coordinates (tests/replay/test_html_record.py reads tiny-ring too)
+    "warzone": ["--game", "warzone", "--map", str(MAPS / "td-harbour.map"), "--max-turns", "10",
                 *[str(BOTS / "warzone" / "python3")] * 3],
     "invaders": ["--game", "invaders", str(BOTS / "invaders" / "python3"), str(BOTS / "invaders" / "python3"),
                  "--max-turns", "300"],

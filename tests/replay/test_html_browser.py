@@ -12,7 +12,7 @@ import pytest
 
 from runner.replay.html import build_record, render_page, write_html_replay
 
-GAMES = ("tower-defence",)
+GAMES = ("tower-defence", "lanes", "warzone", "invaders")
 
 
 def shown(value: Any) -> str:

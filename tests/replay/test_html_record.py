@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import tarfile
 from pathlib import Path
 
 import attrs
@@ -17,6 +18,18 @@ from runner.replay.html import build_record, fit, html_hook, render_page, write_
 from runner.replay.record import RULING_KINDS, MARKER_KINDS, RecordBuilder
 
 from tests.replay.conftest import MATCHES
+
+CONFORMANCE = Path(__file__).parents[1] / "games" / "tower_defence" / "data" / "conformance"
+
+
+@pytest.fixture(scope="module")
+def conformance_root(tmp_path_factory) -> Path:
+    """The two official logs these tests read, unpacked (not all 17: the suite's fixture takes seconds)."""
+    root = tmp_path_factory.mktemp("official")
+    for name in ("gg-mirror-g11", "rr-505-vs-606-invalid15"):
+        with tarfile.open(CONFORMANCE / f"{name}.tar.gz") as archive:
+            archive.extractall(root, filter="data")
+    return root
 
 
 def _record_json(page: str) -> dict:
@@ -134,3 +147,58 @@ def test_match_html_writes_the_page_beside_the_log(tmp_path: Path) -> None:
     assert f"replay: {page} (" in out.getvalue()
     assert _record_json(page.read_text(encoding="utf-8"))["turns"][-1] == 3
     assert main(["validate", str(tmp_path / "m")], out=io.StringIO(), err=io.StringIO()) == 0
+
+
+def test_warzone_board_comes_from_the_maps_coordinates(tmp_path: Path) -> None:
+    """tiny-ring is a Domination map: `id name continent x y`; the graph keeps its borders."""
+    args = ["match", "--game", "warzone", "--map", str(Path(MATCHES["warzone"][3]).with_name("tiny-ring.map")),
+            "--max-turns", "4", *MATCHES["warzone"][-3:], "--output", str(tmp_path), "--name", "w", "--quiet"]
+    assert main(args, out=io.StringIO(), err=io.StringIO()) == 0
+    record, board_js = build_record(tmp_path / "w")
+    _check_shape(record)
+    assert record["board"]["name"] == "tiny-ring"
+    assert [t[1:] for t in record["board"]["territories"]] == [
+        ["NW", 1, 10.0, 10.0], ["SW", 1, 10.0, 50.0], ["NE", 2, 50.0, 10.0], ["SE", 2, 50.0, 50.0]]
+    assert record["board"]["edges"] == [[1, 2], [1, 3], [2, 4], [3, 4]]
+    assert [stat["name"] for stat in record["stats"]] == ["territories", "armies", "cards"]
+    owners = record["frames"][0]["o"]
+    assert len(owners) == 8 and all(-1 <= owner < 3 for owner in owners[::2])
+    assert "window.ReplayBoard" in board_js
+
+
+def _invaders_row(turn: int) -> dict:
+    towers = [[pos, "turret" if pos % 3 else "stunner", 1, 1, turn % 2, 0] for pos in range(0, 100, 2)]
+    invaders = [[pos, 10, 12, 0, 0, pos % 2] for pos in range(0, 100, 9)]
+    return {"t": turn, "ig": turn % 97, "dg": turn % 89, "life": 100 - turn // 1000, "thru": turn // 1000,
+            "inc": 10, "bmax": 0, "hpm": 1, "tsls": 0, "ia": {"hp": 1, "defense": 0, "stunRes": 0},
+            "da": {"action": "upgrade", "pos": turn % 100}, "sp": True, "tw": towers, "iv": invaders,
+            "ir": "applied", "dr": "not enough gold" if turn % 5000 == 0 else "applied"}
+
+
+def test_a_20000_turn_invaders_match_stays_under_10_mb(tmp_path: Path) -> None:
+    """A full path of towers and a dozen invaders every turn: the heaviest frames Invaders makes."""
+    log = tmp_path / "long"
+    log.mkdir()
+    (log / "match.json").write_text(json.dumps({"game": "invaders", "players": []}), encoding="utf-8")
+    with (log / "log.jsonl").open("w", encoding="utf-8") as handle:
+        for turn in range(1, 20_001):
+            handle.write(json.dumps(_invaders_row(turn), separators=(",", ":")) + "\n")
+    target, size = write_html_replay(log, tmp_path / "long.html")
+    assert size < 10_000_000
+    record = _record_json(target.read_text(encoding="utf-8"))
+    _check_shape(record)
+    assert len(record["turns"]) == 20_000 and "thinned" not in record["note"]  # fits whole
+    assert record["frames"][0][0] == "".join(("T" if pos % 3 else "S") if pos % 2 == 0 else "."
+                                             for pos in range(100)).lower()
+    assert [5000, "invalid", "defender: not enough gold"] in record["markers"]
+    assert sum(kind == "breach" for _, kind, _ in record["markers"]) == 20
+
+
+def test_lanes_frames_show_each_played_turn(match_logs) -> None:
+    record, _ = build_record(match_logs["lanes"])
+    _check_shape(record)
+    assert record["turns"] == [1, 2, 3, 4, 5, 6]
+    assert [stat["name"] for stat in record["stats"]] == ["hp", "money", "towers", "soldiers"]
+    assert all(len(frame["s"]) == 100 for frame in record["frames"])  # the turn's timesteps
+    assert record["commands"][0][0].startswith("TURN 1")
+    assert record["rulings"][0][0] == ["ok", "every order accepted"]

@@ -129,6 +129,12 @@ class InvadersGame(GameDefaults):
     def replay(self, path: Path) -> logs.LogReplay:
         return logs.replay(path)
 
+    def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
+        """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""
+        from runner.games.invaders.html_record import board_js, html_record
+
+        return html_record(path), board_js()
+
 
 def read_config_file(path: Path) -> dict[str, Any]:
     """A game config file's JSON object; UserError in one line when it cannot be read or parsed."""

@@ -95,3 +95,9 @@ class WarzoneGame(GameDefaults):
 
     def replay(self, path: Path) -> logs.WarzoneReplay:
         return logs.WarzoneReplay.open(path)
+
+    def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
+        """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""
+        from runner.games.warzone.html_record import board_js, html_record
+
+        return html_record(path), board_js()

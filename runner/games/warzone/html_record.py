@@ -1,0 +1,149 @@
+"""The compact record of a Warzone log for the HTML replay (runner/replay/record.py has its shape).
+
+The board is the log's `map.map` laid out from the file's own coordinates (a circle when it has none):
+`board = {"territories": [[id, name, continent, x, y], ...], "edges": [[a, b], ...], "continents": [...]}`.
+A frame is the state at the start of a turn (any seat's `state.json`: the board part is public) and the
+turn's attacks: `{"o": [owner seat index or -1, armies, ...] per territory, "a": [from, to, conquered, ...]}`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from runner.errors import UserError
+from runner.games.warzone.loading import read_map
+from runner.games.warzone.logs import EVENTS_FILE, MAP_FILE, ORDERS_FILE, STATE_FILE, seat_folder, turn_folders
+from runner.games.warzone.protocol.event_text import render_event
+from runner.replay.record import RecordBuilder
+
+STATS = ("territories", "armies", "cards")
+BOARD_JS = Path(__file__).with_name("html_board.js")
+STATUS_RULING = {"timeout": "timeout", "crash": "crash", "failed_to_start": "crash"}
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _read_text(path: Path | None) -> str | None:
+    if path is None or not path.is_file():
+        return None
+    return path.read_bytes().decode("utf-8", errors="replace")
+
+
+def _coordinates(data: bytes, line: int) -> tuple[float, float] | None:
+    """x, y of a territory from its map line (Domination `id name continent x y`, Conquest `name,x,y,...`)."""
+    try:
+        text = data.decode("utf-8", errors="replace").splitlines()[line - 1]
+    except IndexError:
+        return None
+    fields = text.split(",") if "," in text else text.split()
+    candidates = (fields[1:3],) if "," in text else (fields[3:5],)
+    for pair in candidates:
+        try:
+            return float(pair[0]), float(pair[1])
+        except (ValueError, IndexError):
+            return None
+    return None
+
+
+def _board(path: Path, name: str | None) -> dict[str, Any]:
+    data, reading = read_map(path / MAP_FILE, lenient=True, default_name=name)
+    warmap = reading.map
+    if warmap is None:
+        raise UserError(f"{path / MAP_FILE}: the log's map cannot be read")
+    places = [_coordinates(data, t.line) for t in warmap.territories]
+    if any(place is None for place in places):  # no usable coordinates: a circle
+        count = len(places)
+        places = [(math.cos(2 * math.pi * i / count), math.sin(2 * math.pi * i / count)) for i in range(count)]
+    territories = [[t.id, t.name, t.continent, x, y] for t, (x, y) in zip(warmap.territories, places)]
+    edges = sorted({(min(a, b), max(a, b)) for a in warmap.territory_ids for b in warmap.neighbours_of(a)})
+    continents = [[c.name, getattr(c, "bonus", 0)] for c in warmap.continents]
+    return {"name": warmap.name, "territories": territories, "edges": [list(e) for e in edges],
+            "continents": continents}
+
+
+def _state(folder: Path, seats: list[str]) -> dict[str, Any] | None:
+    for seat in seats:
+        found = seat_folder(folder, seat)
+        state = _read_json(found / STATE_FILE) if found is not None else None
+        if isinstance(state, dict):
+            return state
+    return None
+
+
+def html_record(path: Path) -> dict[str, Any]:
+    path = Path(path)
+    match = _read_json(path / "match.json") or {}
+    players = match.get("players") or []
+    seats = [str(p.get("seat")) for p in players]
+    names = {str(p.get("seat")): p.get("name") or p.get("seat") for p in players}
+    folders = turn_folders(path)
+    if not folders or not seats:
+        raise UserError(f"{path}: not a Warzone log (needs match.json and Turn folders)")
+    board = _board(path, match.get("map_name"))
+    index_of_seat = {seat: i for i, seat in enumerate(seats)}
+    count = len(board["territories"])
+    builder = RecordBuilder("warzone", "Warzone", [(seat, names[seat]) for seat in seats], STATS)
+    for turn, folder in folders:
+        state = _state(folder, seats) or {}
+        events = _read_json(folder / EVENTS_FILE) or {}
+        by_seat = {p.get("seat"): p for p in state.get("players") or []}
+        owners = [-1, 0] * count
+        for cell in state.get("board") or []:
+            i = cell.get("id", 0) - 1
+            if 0 <= i < count:
+                owners[2 * i] = index_of_seat.get(cell.get("owner"), -1)
+                owners[2 * i + 1] = cell.get("armies", 0)
+        attacks: list[int] = []
+        for event in events.get("events") or []:
+            if event.get("result") == "attack":
+                attacks += [event.get("from", 0), event.get("to", 0), int(bool(event.get("conquered")))]
+                if event.get("conquered"):
+                    builder.mark(turn, "conquest", f"{names.get(event.get('player'))}: {render_event(event)}")
+            elif event.get("event") == "eliminated":
+                builder.mark(turn, "elimination", f"{names.get(event.get('player'))} is eliminated")
+            elif event.get("event") == "game_over":
+                builder.mark(turn, "end", render_event(event))
+        commands, rulings, outputs = [], [], []
+        for seat in seats:
+            found = seat_folder(folder, seat)
+            played = seat in (events.get("bots") or {})
+            commands.append(_read_text(found / ORDERS_FILE) if found and played else "")
+            outputs.append(_read_text(found / "BotOutput.txt") if found else "")
+            rulings.append(_ruling(seat, events, played, by_seat.get(seat)))
+            if rulings[-1][0] == "invalid":
+                builder.mark(turn, "invalid", f"{names[seat]}: {rulings[-1][1]}")
+        builder.add(
+            turn,
+            [[by_seat.get(seat, {}).get(stat) for seat in seats] for stat in STATS],
+            commands, rulings, outputs,
+            {"o": owners, "a": attacks},
+        )
+    result = _read_text(folders[-1][1] / "result.txt") or ""
+    return builder.build(board, result=" ".join(result.split()[:12]))
+
+
+def _ruling(seat: str, events: dict[str, Any], played: bool, player: dict[str, Any] | None) -> tuple[str, str]:
+    if not played:
+        if player is not None and player.get("alive") is False:
+            return "out", f"eliminated in turn {player.get('eliminated_turn')}"
+        return "out", "did not play this turn" if events else "the match is over"
+    status = (events.get("bots") or {}).get(seat, {}).get("status", "ok")
+    rejected = (events.get("rejected") or {}).get(seat) or []
+    text = "; ".join(f"line {r.get('line')}: {r.get('code')} {r.get('message')}" for r in rejected)
+    if status in STATUS_RULING:
+        return STATUS_RULING[status], status + (f"; {text}" if text else "")
+    if rejected:
+        return "invalid", text
+    return "ok", "every order accepted"
+
+
+def board_js() -> str:
+    return BOARD_JS.read_text(encoding="utf-8")
