@@ -42,18 +42,25 @@ def play_round(state: GameState, commands: dict[str, str]) -> None:
     """
     phases.reset_round_lists(state)
     phases.apply_commands(state, commands)
-    for phase in ROUND_PHASES[1:]:
-        phase(state)
+    phases.count_down_construction(state)
+    phases.update_iron_curtains(state)
+    phases.fire_teslas(state)
+    phases.launch_missiles(state)
+    phases.move_missiles(state)
+    phases.remove_destroyed(state)
+    phases.pay_income(state)
     state.round += 1
 
 
 def check_game_over(state: GameState) -> GameResult | None:
     """Return the result if the game is over before round `state.round` would be played (spec 3.1 step 3)."""
     config = state.config
-    players = state.players.values()
-    if any(p.do_nothing_streak >= config.max_do_nothings for p in players):
+    players = state.players
+    a, b = players["A"], players["B"]
+    limit = config.max_do_nothings
+    if a.do_nothing_streak >= limit or b.do_nothing_streak >= limit:
         return GameResult(EndReason.DO_NOTHING_LIMIT, winner_of(state))
-    if any(p.health <= 0 for p in players):
+    if a.health <= 0 or b.health <= 0:
         return GameResult(EndReason.HEALTH, winner_of(state))
     if state.round > config.max_rounds:
         return GameResult(EndReason.MAX_ROUNDS, winner_of(state))

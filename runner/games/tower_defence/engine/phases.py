@@ -1,12 +1,41 @@
-"""The phases of one round, in the official order (spec 3.2). Each mutates the state in place."""
+"""The phases of one round, in the official order (spec 3.2). Each mutates the state in place.
+
+Speed matters: the phases read the state's incremental indexes (state.py) instead of scanning the board.
+Only the command phase and phase 7 change the board, and they keep those indexes up to date; `run_command`
+itself leaves them alone, so a caller may run a command and undo it on `buildings` and `grid` (the action
+masks of the in-process API are tested that way).
+"""
 
 from __future__ import annotations
 
-from runner.games.tower_defence.engine.commands import DECONSTRUCT, IRON_CURTAIN, Command, parse_command
+from runner.games.tower_defence.engine.commands import (
+    DECONSTRUCT,
+    IRON_CURTAIN,
+    Command,
+    ParsedCommand,
+    parse_command,
+)
 from runner.games.tower_defence.engine.config import BuildingType
 from runner.games.tower_defence.engine.state import Building, GameState, Missile, PlayerState, opponent_of
 
 _BUILD_KINDS = {kind.value: kind for kind in BuildingType}
+_ATTACK = BuildingType.ATTACK
+_TESLA = BuildingType.TESLA
+
+#: raw command text -> its parse (records are frozen, so shared); bots repeat a few dozen commands
+_PARSED: dict[str, ParsedCommand] = {}
+_PARSED_LIMIT = 4096  # a bot sending endless distinct text cannot grow it without bound
+
+
+def parse_cached(text: str) -> ParsedCommand:
+    """`parse_command(text)`, remembered."""
+    parsed = _PARSED.get(text)
+    if parsed is None:
+        parsed = parse_command(text)
+        if len(_PARSED) >= _PARSED_LIMIT:
+            _PARSED.clear()
+        _PARSED[text] = parsed
+    return parsed
 
 
 def reset_round_lists(state: GameState) -> None:
@@ -24,18 +53,47 @@ def apply_commands(state: GameState, commands: dict[str, str]) -> None:
 
 
 def apply_command(state: GameState, player: str, text: str) -> None:
-    parsed = parse_command(text)
+    parsed = _PARSED.get(text)
+    if parsed is None:
+        parsed = parse_cached(text)
     me = state.players[player]
-    me.do_nothing_streak += parsed.penalty
     if parsed.errors:
-        state.errors.extend(f"Player {player}: {error}" for error in parsed.errors)
-    if parsed.command is None:
+        state.errors.extend([f"Player {player}: {error}" for error in parsed.errors])
+    command = parsed.command
+    if command is None:
+        me.do_nothing_streak += parsed.penalty
         return
-    me.do_nothing_streak = 0  # spec 4.4: a well-formed command resets first...
-    reason = run_command(state, me, parsed.command)
+    me.do_nothing_streak = 0  # spec 4.4: a well-formed command resets the streak (its parse errors too)...
+    buildings = state.buildings
+    count = len(buildings)
+    state.last_removed = None
+    reason = run_command(state, me, command)
     if reason is not None:
         me.do_nothing_streak += 1  # ...and a rejected one then counts once
         state.errors.append(f"Player {player}: Invalid command received: {reason}")
+    elif len(buildings) > count:
+        building = buildings[-1]
+        kind = building.type
+        if kind is _ATTACK:
+            state.attackers.append(building)
+        elif kind is _TESLA:
+            state.teslas.append(building)
+        state.unfinished.append(building)
+    elif state.last_removed is not None:
+        _unindex(state, state.last_removed)
+
+
+def _unindex(state: GameState, building: Building) -> None:
+    """Drop a building that left the board from the indexes the phases read."""
+    kind = building.type
+    if kind is _ATTACK:
+        state.attackers.remove(building)
+    elif kind is _TESLA:
+        state.teslas.remove(building)
+    if building in state.unfinished:
+        state.unfinished.remove(building)
+    else:
+        state.income[building.owner] -= building.stats.energy_generated_per_turn
 
 
 def run_command(state: GameState, me: PlayerState, command: Command) -> str | None:
@@ -55,34 +113,39 @@ def run_command(state: GameState, me: PlayerState, command: Command) -> str | No
 
 
 def _build(state: GameState, me: PlayerState, kind: BuildingType, x: int, y: int) -> str | None:
-    if kind is BuildingType.TESLA and _tesla_count(state, me.player) >= 2:
+    if kind is _TESLA and _tesla_count(state, me.player) >= 2:
         return "No more than 2 tesla towers allowed per player"
-    if (x, y) in state.grid:
+    config = state.config
+    cell = y * config.map_width + x
+    if state.board[cell] is not None:
         return f"Cannot build a building on a cell occupied by another building, X:{x}, Y:{y}"
-    stats = state.config.buildings[kind]
+    stats = config.buildings[kind]
     if me.energy < stats.price:
         return (
             "You don't have enough energy to build this building. "
             f"Required:[{stats.price}], Current:[{me.energy}]"
         )
-    building = Building(x, y, me.player, kind, stats, stats.health, stats.construction_time)
+    building = Building(x, y, me.player, kind, stats, stats.health, stats.construction_time, state.clock,
+                        config.map_width)
     state.buildings.append(building)
-    state.grid[(x, y)] = building
+    state.board[cell] = building
     me.score += stats.construction_score
     me.energy -= stats.price
     return None
 
 
 def _tesla_count(state: GameState, player: str) -> int:
-    return sum(1 for b in state.buildings if b.owner == player and b.type is BuildingType.TESLA)
+    return sum(1 for b in state.buildings if b.owner == player and b.type is _TESLA)
 
 
 def _deconstruct(state: GameState, me: PlayerState, x: int, y: int) -> str | None:
-    building = state.grid.get((x, y))
+    cell = y * state.config.map_width + x
+    building = state.board[cell]
     if building is None:
         return f"No building to deconstruct, X:{x}, Y:{y}"
-    del state.grid[(x, y)]
+    state.board[cell] = None
     state.buildings.remove(building)
+    state.last_removed = building  # for apply_command's indexes
     me.energy += state.config.deconstruction_refund_amount
     return None
 
@@ -104,9 +167,21 @@ def _activate_iron_curtain(state: GameState, me: PlayerState) -> str | None:
 
 
 def count_down_construction(state: GameState) -> None:
-    """Phase 2: every building counts down, forever (spec 9.1.5)."""
-    for building in state.buildings:
-        building.construction_time_left -= 1
+    """Phase 2: every building counts down, forever (spec 9.1.5): one tick of the shared clock.
+
+    Buildings that finish now start generating income.
+    """
+    clock = state.clock
+    now = clock[0] = clock[0] + 1
+    unfinished = state.unfinished
+    if unfinished:
+        waiting = [building for building in unfinished if building.finish >= now]
+        if len(waiting) < len(unfinished):
+            income = state.income
+            for building in unfinished:
+                if building.finish < now:
+                    income[building.owner] += building.stats.energy_generated_per_turn
+            state.unfinished = waiting
 
 
 def update_iron_curtains(state: GameState) -> None:
@@ -122,10 +197,12 @@ def update_iron_curtains(state: GameState) -> None:
 
 def fire_teslas(state: GameState) -> None:
     """Phase 4: constructed teslas, oldest first, fire when charged and paid for (spec 3.2)."""
-    tesla = BuildingType.TESLA
-    towers = [b for b in state.buildings if b.type is tesla and b.construction_time_left <= -1]
+    if not state.teslas:
+        return
+    now = state.clock[0]
+    towers = [b for b in state.teslas if b.finish < now]
     if len(towers) > 1:
-        towers.sort(key=_construction_time_left)  # stable: ties keep board-list order
+        towers.sort(key=_finish)  # stable: ties keep board-list order; the order of construction_time_left
     for tower in towers:
         owner = state.players[tower.owner]
         if owner.energy >= tower.stats.energy_per_shot and tower.weapon_cooldown_time_left == 0:
@@ -136,8 +213,8 @@ def fire_teslas(state: GameState) -> None:
             tower.weapon_cooldown_time_left -= 1
 
 
-def _construction_time_left(building: Building) -> int:
-    return building.construction_time_left
+def _finish(building: Building) -> int:
+    return building.finish
 
 
 def _tesla_shot(state: GameState, tower: Building) -> None:
@@ -151,10 +228,11 @@ def _tesla_shot(state: GameState, tower: Building) -> None:
         state.curtain_hits.append(curtain_cell)
         state.tesla_hits.append([own_cell, curtain_cell])
         return
+    now = state.clock[0]
     targets = [
         b
         for b in state.buildings
-        if b.owner == victim.player and b.construction_time_left <= -1 and b.health > 0 and abs(b.y - ty) <= 1
+        if b.owner == victim.player and b.finish < now and b.health > 0 and abs(b.y - ty) <= 1
     ]
     hits = []
     front = config.half - 1 if tower.owner == "A" else config.half
@@ -192,10 +270,11 @@ def _hit_base(state: GameState, attacker: str, victim: PlayerState, damage: int)
 
 def launch_missiles(state: GameState) -> None:
     """Phase 5: constructed attack buildings fire when cooled down, even if killed this round."""
-    attack = BuildingType.ATTACK
+    now = state.clock[0]
     missiles = state.missiles
-    for building in state.buildings:
-        if building.type is not attack or building.construction_time_left > -1:
+    serial = state.missiles_created
+    for building in state.attackers:
+        if building.finish >= now:
             continue
         if building.weapon_cooldown_time_left > 0:
             building.weapon_cooldown_time_left -= 1
@@ -203,76 +282,96 @@ def launch_missiles(state: GameState) -> None:
         stats = building.stats
         missiles.append(
             Missile(building.x, building.y, building.owner, stats.weapon_damage, stats.weapon_speed,
-                    stats.weapon_speed, state.seed, state.missiles_created)
+                    state.seed, serial, state.config.map_width)
         )
-        state.missiles_created += 1
+        serial += 1
         building.weapon_cooldown_time_left = stats.weapon_cooldown_period
+    state.missiles_created = serial
 
 
 def move_missiles(state: GameState) -> None:
-    """Phase 6: all missiles advance one cell per step, interleaved, checking only cells they enter."""
-    if not state.missiles:
+    """Phase 6: all missiles advance one cell per step, interleaved, checking only cells they enter.
+
+    Every missile has the attack building's weapon speed (the config's), so all take the same steps.
+    """
+    missiles = state.missiles
+    if not missiles:
         return
     config = state.config
     width = config.map_width
-    grid = state.grid
+    board = state.board
     players = state.players
-    # per missile owner: (victim, step, the victim's curtain column, is that curtain up this round)
-    lanes = {
-        "A": (players["B"], 1, config.half, players["B"].iron_curtain_time_left >= 0),
-        "B": (players["A"], -1, config.half - 1, players["A"].iron_curtain_time_left >= 0),
-    }
-    steps = max(missile.speed for missile in state.missiles)
-    for _ in range(steps):
+    a, b = players["A"], players["B"]
+    now = state.clock[0]
+    curtain_a = config.half - 1 if a.iron_curtain_time_left >= 0 else -2  # the column B's missiles stop at
+    curtain_b = config.half if b.iron_curtain_time_left >= 0 else -2  # the column A's missiles stop at
+    curtain_hits = state.curtain_hits
+    score = {"A": 0, "B": 0}  # building damage score per attacker; base hits go through _hit_base
+    for _ in range(missiles[0].speed):
         survivors = []
         keep = survivors.append
-        for missile in state.missiles:
-            if missile.moves_left <= 0:
-                keep(missile)
-                continue
-            missile.moves_left -= 1
+        for missile in missiles:
             owner = missile.owner
-            victim, step, curtain_x, curtain_up = lanes[owner]
-            x = missile.x = missile.x + step
-            if curtain_up and x == curtain_x:
-                state.curtain_hits.append((x, missile.y, owner))
-            elif x < 0 or x >= width:
-                _hit_base(state, owner, victim, missile.damage)
+            if owner == "A":
+                x = missile.x = missile.x + 1
+                if x == curtain_b:
+                    curtain_hits.append((x, missile.y, owner))
+                    continue
+                if x >= width:
+                    _hit_base(state, owner, b, missile.damage)
+                    continue
             else:
-                target = grid.get((x, missile.y))
-                if (
-                    target is not None
-                    and target.owner != owner
-                    and target.construction_time_left <= -1
-                    and target.health > 0
-                ):
-                    _damage_building(state, owner, target, missile.damage)
+                x = missile.x = missile.x - 1
+                if x == curtain_a:
+                    curtain_hits.append((x, missile.y, owner))
+                    continue
+                if x < 0:
+                    _hit_base(state, owner, a, missile.damage)
+                    continue
+            target = board[missile.row + x]
+            if target is not None and target.owner != owner and target.finish < now and target.health > 0:
+                health = target.health
+                damage = missile.damage
+                if health > damage:
+                    target.health = health - damage
+                    score[owner] += damage * target.stats.destroy_multiplier
                 else:
-                    keep(missile)
-        state.missiles = survivors
-    for missile in state.missiles:
-        missile.moves_left = missile.speed
+                    target.health = 0
+                    score[owner] += health * target.stats.destroy_multiplier
+                    state.destroyed_this_round = True
+            else:
+                keep(missile)
+        missiles = survivors
+        if not missiles:
+            break
+    state.missiles = missiles
+    if score["A"]:
+        a.score += score["A"]
+    if score["B"]:
+        b.score += score["B"]
 
 
 def remove_destroyed(state: GameState) -> None:
     """Phase 7: dead buildings leave the board; zero-speed missiles too (dead code with any sane config)."""
     if state.destroyed_this_round:  # only damage brings health to 0
-        state.buildings = [b for b in state.buildings if b.health != 0]
-        state.grid = {(b.x, b.y): b for b in state.buildings}
+        buildings = state.buildings
+        board = state.board
+        for building in [b for b in buildings if not b.health]:
+            board[building.cell] = None
+            _unindex(state, building)
+        state.buildings = [b for b in buildings if b.health]
     # missiles take the attack building's weapon speed, so only a config with speed 0 can make any
-    if state.config.buildings[BuildingType.ATTACK].weapon_speed == 0 and state.missiles:
+    if state.missiles and state.config.buildings[_ATTACK].weapon_speed == 0:
         state.missiles = [m for m in state.missiles if m.speed != 0]
 
 
 def pay_income(state: GameState) -> None:
     """Phase 8: base income plus what constructed buildings generate, also added to the score."""
     config = state.config
-    income = {player: config.round_income_energy for player in state.players}
-    for building in state.buildings:
-        generated = building.stats.energy_generated_per_turn
-        if generated and building.construction_time_left <= -1:
-            income[building.owner] += generated
-    for player, amount in income.items():
-        me = state.players[player]
+    base = config.round_income_energy
+    multiplier = config.energy_score_multiplier
+    income = state.income
+    for player, me in state.players.items():
+        amount = base + income[player]
         me.energy += amount
-        me.score += amount * config.energy_score_multiplier
+        me.score += amount * multiplier
