@@ -15,7 +15,8 @@ from runner.errors import ExitCode, UserError
 from runner.interrupts import Terminated
 
 #: Subcommand modules under runner/commands/, in the order `--help` lists them.
-SUBCOMMANDS = ("match", "verify", "diff", "replay", "validate", "build", "games", "languages", "tournament", "standings")
+SUBCOMMANDS = ("match", "verify", "diff", "replay", "validate", "build", "games", "languages", "tournament", "standings",
+               "watch")
 
 
 @attrs.frozen
