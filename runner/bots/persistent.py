@@ -26,6 +26,8 @@ import subprocess
 import time
 from collections.abc import Callable, Mapping
 
+import attrs
+
 from runner.bots import isolation
 from runner.bots.definition import BotDefinition
 from runner.bots.limits import Limits
@@ -48,6 +50,19 @@ _LINE_CAP = 1 << 20  # a longer stdout "line" is cut: no bot may grow the runner
 
 #: Game hook: a stdout line -> this turn's answer, or None to keep reading (`Game.accept_line`).
 AcceptLine = Callable[[str, int], "str | None"]
+
+
+@attrs.define
+class Request:
+    """A request sent to a persistent bot, not yet answered (`PersistentBot.send` -> `collect`)."""
+
+    turn: int
+    started: float
+    limit_ms: int
+    starting: bool
+    events: list[str]
+    output: Capture | None
+    done: TurnOutcome | None = None  # already decided at send time (the bot could not be asked)
 
 
 class PersistentBot:
@@ -136,11 +151,20 @@ class PersistentBot:
 
     def ask(self, turn: int, files: Mapping[str, str], line: str) -> TurnOutcome:
         """Write the turn's files, send `line`, wait for this turn's answer. Never raises for the bot's doing."""
+        return self.collect(self.send(turn, files, line))
+
+    def send(self, turn: int, files: Mapping[str, str], line: str) -> Request:
+        """Write the turn's files and start sending `line` (as much as the pipe takes now), without waiting.
+
+        The match loop sends every persistent bot its request, then collects the answers: the bots think
+        at the same time and no thread has to wake up per bot per turn.
+        """
         events: list[str] = []
         if files:
             dir_fd = open_bot_dir(self.bot, events)
             if dir_fd is None:
-                return TurnOutcome(TurnStatus.FAILED_TO_START, "", 0.0, "", None, tuple(events))
+                return Request(turn, 0.0, 0, False, events, None,
+                               TurnOutcome(TurnStatus.FAILED_TO_START, "", 0.0, "", None, tuple(events)))
             try:
                 write_turn_files(dir_fd, files, self.answer_name, events)
             finally:
@@ -151,13 +175,27 @@ class PersistentBot:
             if problem:
                 self.dead_reason, self.dead_status = problem, TurnStatus.FAILED_TO_START
         if self.dead_reason is not None:
-            return TurnOutcome(self.dead_status, "", 0.0, "", self.exit_code, (*events, self.dead_reason))
+            done = TurnOutcome(self.dead_status, "", 0.0, "", self.exit_code, (*events, self.dead_reason))
+            return Request(turn, 0.0, 0, starting, events, None, done)
         limit_ms = max(self.startup_ms, self.limits.timeout_ms) if starting else self.limits.timeout_ms
         started = time.perf_counter()
-        output = Capture(self.limits.output_cap_bytes)
         self.unsent += line.encode("utf-8") + b"\n"
-        answer = self._exchange(turn, started + limit_ms / 1000, output)
-        seconds = time.perf_counter() - started
+        if not self._write_request():
+            output = Capture(self.limits.output_cap_bytes)
+            self._mark_dead(output, "closed its input and stopped answering")
+            return Request(turn, started, limit_ms, starting, events, output)
+        return Request(turn, started, limit_ms, starting, events, Capture(self.limits.output_cap_bytes))
+
+    def collect(self, request: Request) -> TurnOutcome:
+        """Wait for the answer to `request` (or the deadline, or the end of the process)."""
+        if request.done is not None:
+            return request.done
+        events, output = request.events, request.output
+        assert output is not None
+        answer = None
+        if self.dead_reason is None:
+            answer = self._exchange(request.turn, request.started + request.limit_ms / 1000, output)
+        seconds = time.perf_counter() - request.started
         if output.dropped:
             events.append(f"output truncated: {format_size(output.dropped)} dropped")
         if answer is not None:
@@ -165,8 +203,8 @@ class PersistentBot:
         if self.dead_reason is not None:
             events.append(self.dead_reason)
             return TurnOutcome(TurnStatus.CRASH, "", seconds, output.text(), self.exit_code, tuple(events))
-        what = "start-up and first answer" if starting else "answer"
-        events.append(f"no {what} within {limit_ms} ms; the bot keeps running, a late answer is dropped")
+        what = "start-up and first answer" if request.starting else "answer"
+        events.append(f"no {what} within {request.limit_ms} ms; the bot keeps running, a late answer is dropped")
         return TurnOutcome(TurnStatus.TIMEOUT, "", seconds, output.text(), None, tuple(events))
 
     def _exchange(self, turn: int, deadline: float, output: Capture) -> str | None:

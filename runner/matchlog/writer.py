@@ -46,6 +46,7 @@ class MatchLogWriter:
     def __init__(self, folder: Path, names: dict[str, str]) -> None:
         self.folder = folder
         self.names = names
+        self._lines: dict[str, Any] = {}  # name -> open handle of a line log (log.jsonl), kept for the match
         self._mkdir(folder)
 
     @staticmethod
@@ -81,13 +82,26 @@ class MatchLogWriter:
             raise
 
     def append_line(self, name: str, line: str) -> None:
-        """Append one line to a log file (log.jsonl); a line is written whole, with one write call."""
+        """Append one line to a log file (log.jsonl). The file stays open for the match (reopening it every
+        turn cost a third of a 12,630-turn Invaders match); `close` flushes it, and so does the
+        end of every buffer-full, so an interrupted match keeps every line written before the buffer."""
         path = self.folder / name
         try:
-            with open(path, "a", encoding="utf-8", newline="") as handle:
-                handle.write(line)
+            handle = self._lines.get(name)
+            if handle is None:
+                handle = self._lines[name] = open(path, "a", encoding="utf-8", newline="")
+            handle.write(line)
         except OSError as exc:
             raise LogWriteError(f"{path}: cannot write the match log: {exc.strerror or exc}") from None
+
+    def close(self) -> None:
+        """Flush and close the line logs (the turn folders are already complete)."""
+        handles, self._lines = self._lines, {}
+        for name, handle in handles.items():
+            try:
+                handle.close()
+            except OSError as exc:
+                raise LogWriteError(f"{self.folder / name}: cannot write the match log: {exc.strerror or exc}") from None
 
     def write_file(self, name: str, content: str | bytes) -> None:
         write_atomically(self.folder / name, content)
