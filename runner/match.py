@@ -360,6 +360,13 @@ class MatchRunner:
         outcomes.update((seat, future.result()) for seat, future in futures.items())
         return {seat: outcomes[seat] for seat in active}
 
+    def _turn_call(self, turn: int, seat: str, turn_input: Any) -> Callable[[], TurnOutcome]:
+        persistent = self.persistent.get(seat)
+        if persistent is not None:
+            return lambda: persistent.ask(turn, turn_input.files, turn_input.line or "")
+        bot, limits, answer_file = self.players[seat].bot, self.limits[seat], self.game.answer_file
+        return lambda: run_turn(bot, turn_input.files, limits, answer_file)
+
     def ask_human(self, player: Player, view: str) -> TurnOutcome:
         if self.console_input is None:
             raise RuntimeError("a console player needs console_input")
