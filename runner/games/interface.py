@@ -303,6 +303,11 @@ class Game(Protocol):
     def replay(self, path: Path) -> "Replay":
         """The turns of a log, ready to show in the terminal."""
 
+    def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
+        """The HTML replay of a log: its compact record (shape: runner/replay/record.py) and the JavaScript
+        that draws the board (sets `window.ReplayBoard = {aspect, draw, describe?}`); `td-runner replay
+        --html` inlines both into one page."""
+
     def action_space(self, config: Any) -> Any:
         """A discrete action space for the in-process API (`size`, `encode(text)`, `decode(n)`, `mask(view)`),
         or None when the game's actions are command text (runner/api)."""
