@@ -100,7 +100,7 @@ def test_an_interrupted_log_whose_rounds_are_identical_verifies(tmp_path: Path) 
     """A match stopped by Ctrl-C/SIGTERM has no final round: verify says identical (exit 0) with a note."""
     from runner.cli import main as cli_main
 
-    bots = Path(__file__).resolve().parents[1] / "match" / "bots"
+    bots = shutil.copytree(Path(__file__).resolve().parents[1] / "match" / "bots", tmp_path / "bots")
     code = cli_main(["match", str(bots / "idle"), str(bots / "echo"), "--output", str(tmp_path), "--name", "m",
                      "--max-rounds", "12", "--quiet"], out=io.StringIO(), err=io.StringIO())
     assert code == 0
