@@ -7,7 +7,6 @@ from runner.games.tower_defence.engine.state import GameState
 from runner.games.tower_defence.protocol.console_map import ConsoleMapRenderer
 from runner.games.tower_defence.protocol.json_state import JsonStateRenderer
 from runner.games.tower_defence.protocol.text_map import TextMapRenderer
-from runner.games.tower_defence.protocol.view import occupied_cells
 
 
 class Renderers:
@@ -26,9 +25,8 @@ class Renderers:
 
     def player_files(self, state: GameState) -> dict[str, tuple[str, str]]:
         """Each player's (state.json, textMap.txt) for this state; the per-round hot path of the runner."""
-        cells = occupied_cells(state)
-        states = self.json_state.render_views(state, cells=cells)
-        texts = self.text_map.render_views(state, cells=cells)
+        states = self.json_state.render_views(state)
+        texts = self.text_map.render_views(state)
         return {seat: (states[seat], texts[seat]) for seat in states}
 
     def console(self, state: GameState) -> str:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from runner.games.tower_defence.engine.state import PLAYERS, Building, GameState, Missile
+from runner.games.tower_defence.engine.state import PLAYERS, GameState, Missile
 
 _SWAP = {"A": "B", "B": "A"}
 
@@ -25,23 +23,16 @@ class View:
         return self.width - 1 - engine_x if self.mirrored else engine_x
 
 
-Cells = dict[tuple[int, int], tuple[Building | None, list[Missile]]]
-
-
-def occupied_cells(state: GameState) -> Cells:
-    """Occupied cells in ENGINE coordinates -> (building, missiles in missile-list order).
-
-    Computed once per state and shared by both viewers' renderers; empty cells are absent.
-    """
-    cells: Cells = {}
-    for building in state.buildings:
-        cells[(building.x, building.y)] = (building, [])
+def missiles_by_cell(state: GameState) -> dict[int, list[Missile]]:
+    """Engine cell index (y * width + x) -> the missiles in it, in missile-list order; empty cells absent."""
+    cells: dict[int, list[Missile]] = {}
     for missile in state.missiles:
-        key = (missile.x, missile.y)
-        entry = cells.get(key)
-        if entry is None:
-            entry = cells[key] = (None, [])
-        entry[1].append(missile)
+        cell = missile.row + missile.x
+        found = cells.get(cell)
+        if found is None:
+            cells[cell] = [missile]
+        else:
+            found.append(missile)
     return cells
 
 
@@ -52,17 +43,6 @@ class PerViewRenderer:
         """The text as `viewer` ("A" or "B") receives it."""
         return self.render_views(state, (viewer,))[viewer]
 
-    def render_views(
-        self, state: GameState, viewers: tuple[str, ...] = PLAYERS, cells: Cells | None = None
-    ) -> dict[str, str]:
-        """Render several viewers' texts; `cells` (occupied_cells of `state`) may be shared by the caller."""
-        if cells is None:
-            cells = occupied_cells(state)
-        shared = self._shared(state, cells)
-        return {viewer: self._render_view(state, viewer, cells, shared) for viewer in viewers}
-
-    def _shared(self, state: GameState, cells: Cells) -> Any:
-        raise NotImplementedError
-
-    def _render_view(self, state: GameState, viewer: str, cells: Cells, shared: Any) -> str:
+    def render_views(self, state: GameState, viewers: tuple[str, ...] = PLAYERS) -> dict[str, str]:
+        """Render several viewers' texts."""
         raise NotImplementedError
