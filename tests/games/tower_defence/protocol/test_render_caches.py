@@ -62,3 +62,15 @@ def test_a_reused_renderer_equals_a_fresh_one_every_round(seed: int) -> None:
                 assert reused.state_json(game, seat) == fresh.state_json(game, seat) == files[seat][0]
                 assert reused.text(game, seat) == files[seat][1]
             play_round(game, {"A": command(rng), "B": command(rng)})
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_the_console_map_fast_path_equals_the_general_one(seed: int) -> None:
+    rng = random.Random(seed)
+    config = attrs.evolve(GameConfig(), start_energy=300)
+    game = GameState.new(config, seed=seed)
+    console = Renderers(config).console_map
+    while check_game_over(game) is None:
+        assert console.render(game) == console._render_padded(game)
+        play_round(game, {"A": command(rng), "B": command(rng)})
