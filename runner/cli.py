@@ -40,7 +40,8 @@ def build_parser(only: str | None = None, argv: Sequence[str] = ()) -> argparse.
     add options that depend on other arguments (`match --game NAME` adds that game's options)."""
     parser = _Parser(prog="td-runner", description="Run and check bot matches of file-protocol games "
                      "(Tower Defence, ...): `td-runner games` lists them.")
-    parser.add_argument("--version", action="version", version=f"td-runner {__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"td-runner {__version__} (pure-Python engines: no compiled build)")
     parser.add_argument("--traceback", action="store_true", help="re-raise unexpected errors (debugging)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in SUBCOMMANDS if only is None else (only,) if only in SUBCOMMANDS else ():
