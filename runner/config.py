@@ -154,6 +154,14 @@ def decode_json(raw: bytes) -> tuple[Any, list[Problem]]:
         return None, [Problem("", str(exc))]
 
 
+def read_json_file(path: Path, what: str) -> Any:
+    """A JSON file's data; UserError in one line ("<what> <path>: ...") when it cannot be read or parsed."""
+    data, problems = decode_json(read_file(path, what))
+    if problems:
+        raise UserError(one_line(f"{what} {path}", problems))
+    return data
+
+
 def one_line(subject: str, problems: list[Problem]) -> str:
     """`subject: first problem`, plus how many more there are (the CLI prints one line per error)."""
     text = f"{subject}: {problems[0]}"

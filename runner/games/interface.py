@@ -45,6 +45,14 @@ class AnswerFile:
     lines: AnswerLines = AnswerLines.FIRST
 
 
+def positive_int(text: str) -> int:
+    """An `Option.type` for counts such as `--max-turns N`: an integer of 1 or more."""
+    value = int(text)
+    if value < 1:
+        raise ValueError(f"{text} is not a positive integer")
+    return value
+
+
 @attrs.frozen
 class Option:
     """A per-game `td-runner match` option (`--map FILE`, `--max-turns N`); shown by `match --game G --help`.

@@ -5,12 +5,12 @@ The log tools read files, so they live in `logs.py`; this module only reads a co
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from runner.config import read_json_file
 from runner.errors import UserError
-from runner.games.interface import AnswerFile, BotMode, Check, FileReport, GameDefaults, JsonlLog, Option, TimeBudget
+from runner.games.interface import AnswerFile, BotMode, Check, FileReport, GameDefaults, JsonlLog, Option, TimeBudget, positive_int
 from runner.games.invaders import logs
 from runner.games.invaders.config import (
     DEFAULT_MAX_TURNS,
@@ -26,14 +26,6 @@ from pathlib import Path
 
 #: The node program that hosts reference-API AIs (botLanguage koth-js).
 KOTH_HOST = Path(__file__).resolve().parent / "koth_js" / "host.js"
-
-
-def positive_int(text: str) -> int:
-    """argparse type for --max-turns."""
-    value = int(text)
-    if value < 1:
-        raise ValueError(f"{text} is not a positive integer")
-    return value
 
 
 class InvadersGame(GameDefaults):
@@ -138,12 +130,7 @@ class InvadersGame(GameDefaults):
 
 def read_config_file(path: Path) -> dict[str, Any]:
     """A game config file's JSON object; UserError in one line when it cannot be read or parsed."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise UserError(f"{path}: cannot read: {error.strerror or error}") from None
-    except ValueError as error:
-        raise UserError(f"{path}: not valid JSON: {error}") from None
+    data = read_json_file(path, "game config")
     if not isinstance(data, dict):
         raise UserError(f"{path}: the invaders config must be a JSON object")
     return data

@@ -5,14 +5,14 @@ The log tools read files, so they live in `logs.py`; this module reads only a gi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from runner.config import read_json_file
 from runner.errors import UserError
-from runner.games.interface import AnswerFile, AnswerLines, BotMode, Check, FileReport, FolderLog, GameDefaults, Option
+from runner.games.interface import AnswerFile, AnswerLines, BotMode, Check, FileReport, FolderLog, GameDefaults, Option, positive_int
 from runner.games.lanes import logs
 from runner.games.lanes.protocol.commands import MAX_BYTES
 from runner.games.lanes.protocol.config_json import parse_config, render_config
@@ -21,14 +21,6 @@ from runner.games.lanes.session import SEATS, LanesSession
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-
-def positive_int(text: str) -> int:
-    """argparse type for --max-turns."""
-    value = int(text)
-    if value < 1:
-        raise ValueError(f"{text} is not a positive integer")
-    return value
 
 
 class LanesGame(GameDefaults):
@@ -123,10 +115,5 @@ class LanesGame(GameDefaults):
 
 
 def read_json(path: Path) -> Any:
-    """A JSON file's data; UserError in one line when it cannot be read or parsed."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise UserError(f"{path}: cannot read: {error.strerror or error}") from None
-    except ValueError as error:
-        raise UserError(f"{path}: not valid JSON: {error}") from None
+    """A JSON config file's data; UserError in one line when it cannot be read or parsed."""
+    return read_json_file(path, "game config")

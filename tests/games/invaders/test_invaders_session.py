@@ -145,5 +145,5 @@ def test_configure_from_file_and_options(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="not valid JSON"):
         config_file.write_text("{")
         GAME.configure(config_file, {})
-    with pytest.raises(UserError, match="cannot read"):
+    with pytest.raises(UserError, match="missing.json: no such file"):
         GAME.configure(tmp_path / "missing.json", {})

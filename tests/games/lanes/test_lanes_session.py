@@ -122,7 +122,7 @@ def test_configure_reads_a_config_file_and_applies_max_turns(tmp_path: Path) -> 
     path.write_text("{nope")
     with pytest.raises(UserError, match="not valid JSON"):
         GAME.configure(path, {})
-    with pytest.raises(UserError, match="cannot read"):
+    with pytest.raises(UserError, match="missing.json: no such file"):
         GAME.configure(tmp_path / "missing.json", {})
 
 
