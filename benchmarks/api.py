@@ -1,13 +1,19 @@
 """In-process API speed: turns per second of `runner.api.parallel_env` for each game, against the same turns
 through the file protocol (`play_match` with instant bots: real processes, the log on disk).
 
-    python benchmarks/api.py [--turns 200] [--repeat 3] [--scratch DIR] [--json]
+    python benchmarks/api.py [--turns 200] [--repeat 3] [--td-turns 2000] [--scratch DIR] [--json]
 
-In-process, Tower Defence plays random masked actions (observation parsing and masks included); the other
+In-process, Tower Defence plays random masked actions (observations and masks included); the other
 games play "do nothing" text ("" , Invaders' "null"). Through processes, every bot is instant: `true` for
 per-turn games (no answer file: do nothing), `sed -u s/.*/null/` for Invaders (answers null at once), so
 the process figure is the runner's own cost per turn, the best any real bot could do. Figures are medians
 of `--repeat` runs; the machine is shared and noisy, so compare the columns of one run.
+
+Tower Defence also gets, in the same run: `--td-turns` rounds of random masked games through parallel_env as
+it is (observations from the session's `observations()` / `action_masks()` hooks), the same through the
+pre-hook path (each state.json rendered and json.loads-ed, masks from the parsed view), the same games' commands
+replayed on the engine alone (no observations: the floor), and play_match with a real Python bot process per
+turn (benchmarks/bots/python/bot.py; `--python-turns` rounds).
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from runner.api import parallel_env  # noqa: E402
+from runner.games.tower_defence.engine.game import check_game_over, play_round  # noqa: E402
+from runner.games.tower_defence.engine.state import GameState  # noqa: E402
 from runner.play import play_match  # noqa: E402
 
 MAP = str(ROOT / "runner" / "games" / "warzone" / "maps" / "td-archipelago.map")
@@ -61,6 +69,60 @@ def in_process(game: str, turns: int, seed: int) -> float:
     return played / (time.perf_counter() - started)
 
 
+def tower_defence_api(rounds: int, seed: int, hooks: bool = True) -> tuple[float, list]:
+    """Rounds per second of random masked games through parallel_env, and the games played (for replay).
+
+    `hooks=False` clears the episode's hooks after each reset, so parallel_env takes its general path: every
+    round both state.json files rendered and parsed, the masks computed from the parsed views.
+    """
+    env = parallel_env("tower-defence", max_rounds=399)
+    rng = random.Random(seed)
+    games, played = [], 0
+    flatnonzero, choice, decode = np.flatnonzero, rng.choice, env.actions.decode
+    started = time.perf_counter()
+    while played < rounds:
+        match_seed = seed * 1_000_003 + played
+        observations, _ = env.reset(seed=match_seed)
+        if not hooks:  # benchmark-only switch to the pre-hook path (runner/api/core.py Episode)
+            env.episode._views = env.episode._masks = None
+            observations = {seat: env.episode.observe((seat,))[seat] for seat in env.agents}
+        commands = []
+        while env.agents and played < rounds:
+            actions = {seat: int(choice(flatnonzero(observations[seat]["action_mask"]))) for seat in env.agents}
+            commands.append(actions)
+            observations, *_ = env.step(actions)
+            played += 1
+        games.append((match_seed, env.setup.config, commands))
+    speed = played / (time.perf_counter() - started)
+    return speed, [(s, c, [{seat: decode(a) for seat, a in r.items()} for r in cs]) for s, c, cs in games]
+
+
+def tower_defence_engine(games: list) -> float:
+    """Rounds per second of the engine alone replaying the same games' commands (no views, no masks)."""
+    played, started = 0, time.perf_counter()
+    for seed, config, commands in games:
+        state = GameState.new(config, seed=seed)
+        for round_commands in commands:
+            play_round(state, round_commands)
+            check_game_over(state)
+            played += 1
+    return played / (time.perf_counter() - started)
+
+
+def tower_defence_report(args: argparse.Namespace) -> dict:
+    """The Tower Defence figures of the module docstring, medians of `--repeat` runs each."""
+    runs = [tower_defence_api(args.td_turns, seed) for seed in range(args.repeat)]
+    api = statistics.median(speed for speed, _ in runs)
+    engine = statistics.median(tower_defence_engine(games) for _, games in runs)
+    parsed = statistics.median(tower_defence_api(args.td_turns, seed, hooks=False)[0] for seed in range(args.repeat))
+    bot = [sys.executable, str(ROOT / "benchmarks" / "bots" / "python" / "bot.py")]
+    python_bots = statistics.median(
+        through_processes("tower-defence", args.python_turns, args.scratch, seed, bot) for seed in range(args.repeat))
+    return {"engine_rounds_per_s": round(engine, 1), "api_rounds_per_s": round(api, 1),
+            "api_parse_path_rounds_per_s": round(parsed, 1), "python_bot_processes_rounds_per_s": round(python_bots, 1),
+            "api_over_python_bots": round(api / python_bots, 1)}
+
+
 def make_bot(folder: Path, argv: list[str]) -> Path:
     folder.mkdir(parents=True)
     (folder / "bot.json").write_text(json.dumps({
@@ -70,8 +132,8 @@ def make_bot(folder: Path, argv: list[str]) -> Path:
     return folder
 
 
-def through_processes(game: str, turns: int, scratch: Path, seed: int) -> float:
-    argv = INSTANT.get(game, ["true"])
+def through_processes(game: str, turns: int, scratch: Path, seed: int, argv: list[str] | None = None) -> float:
+    argv = argv or INSTANT.get(game, ["true"])
     with tempfile.TemporaryDirectory(dir=scratch) as tmp:
         bots = [make_bot(Path(tmp) / name, argv) for name in ("one", "two")]
         started = time.perf_counter()
@@ -83,6 +145,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--td-turns", type=int, default=2000, help="Tower Defence rounds per in-process run")
+    parser.add_argument("--python-turns", type=int, default=40, help="rounds per match with Python bot processes")
     parser.add_argument("--scratch", type=Path, default=None, help="where the process matches write logs")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -93,13 +157,20 @@ def main() -> int:
                                   for seed in range(args.repeat))
         rows[game] = {"api_turns_per_s": round(api, 1), "process_turns_per_s": round(files, 1),
                       "speed_up": round(api / files, 1)}
+    td = tower_defence_report(args)
     if args.json:
-        print(json.dumps(rows))
+        print(json.dumps({"games": rows, "tower-defence": td}))
         return 0
     print(f"{'game':<14} {'parallel_env turns/s':>21} {'play_match turns/s':>19} {'ratio':>7}")
     for game, row in rows.items():
         print(f"{game:<14} {row['api_turns_per_s']:>21,.0f} {row['process_turns_per_s']:>19,.0f} "
               f"{row['speed_up']:>6.1f}x")
+    print(f"\ntower-defence, random masked games, rounds/s (medians of {args.repeat}; one run, same machine load):")
+    print(f"  engine alone, same games' commands        {td['engine_rounds_per_s']:>10,.0f}")
+    print(f"  parallel_env, observations + masks        {td['api_rounds_per_s']:>10,.0f}")
+    print(f"  parallel_env, render + json.loads path    {td['api_parse_path_rounds_per_s']:>10,.0f}")
+    print(f"  play_match, Python bot process per turn   {td['python_bot_processes_rounds_per_s']:>10,.1f}"
+          f"   (parallel_env {td['api_over_python_bots']:,.0f}x faster)")
     return 0
 
 

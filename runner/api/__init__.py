@@ -15,10 +15,11 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from runner.api.core import ApiError, make_setup, observation_of
+from runner.api.core import ApiError, copy_observation, make_setup, observation_of
 
 __all__ = [
-    "AgentSummary", "ApiError", "EpisodeResult", "Evaluation", "action_space", "decode", "encode", "evaluate",
+    "AgentSummary", "ApiError", "EpisodeResult", "Evaluation", "action_space", "copy_observation", "decode",
+    "encode", "evaluate",
     "observation_of", "parallel_env", "single_agent", "write_bot",
 ]
 

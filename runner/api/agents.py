@@ -16,13 +16,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from runner.api.core import ApiError, Episode, observation_of
+from runner.api.core import ApiError, Episode
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnStatus
 from runner.bots.persistent import STARTUP_MS, PersistentBot
 from runner.bots.process import run_turn
 from runner.errors import UserError
-from runner.games.interface import Answer, Fault, Game, TurnInput
+from runner.games.interface import Answer, Fault, Game
 from runner.match import uses_persistent
 from runner.play import load_player
 
@@ -43,8 +43,9 @@ class FunctionAgent:
     def start(self, episode: Episode, seat: str) -> None:
         self.episode, self.seat = episode, seat
 
-    def act(self, turn_input: TurnInput) -> Answer:
-        observation = observation_of(turn_input, self.episode.setup.actions)
+    def act(self) -> Answer:
+        """The function's answer to its seat's observation of the episode's current turn."""
+        observation = self.episode.observe((self.seat,))[self.seat]
         return self.episode.answer(self.seat, self.function(observation))
 
     def close(self) -> None:
@@ -73,13 +74,16 @@ class FolderAgent:
 
     def start(self, episode: Episode, seat: str) -> None:
         self.close_process()
+        self.seat = seat
         if uses_persistent(self.game, self.bot):
             game = self.game
             self.persistent = PersistentBot(self.bot, self.limits, game.accept_line, game.answer_file.name,
                                             self.startup_ms)
         self.episode = episode
 
-    def act(self, turn_input: TurnInput) -> Answer:
+    def act(self) -> Answer:
+        """The bot's answer to its seat's input files of the episode's current turn, as in a match."""
+        turn_input = self.episode.inputs()[self.seat]
         turn = self.episode.session.turn
         if self.persistent is not None:
             outcome = self.persistent.ask(turn, turn_input.files, turn_input.line or "")

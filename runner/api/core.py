@@ -197,8 +197,44 @@ def check_seed(seed: Any) -> int:
     return seed
 
 
+def copy_observation(observation: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of an observation (JSON data: dicts, lists, scalars) that shares no dict or list with it.
+
+    Observations from a session's `observations()` hook are read-only and share parts with each other; copy
+    one before changing it. Several times faster than `copy.deepcopy`; arrays (the action mask, always the
+    observation's own) are kept as they are.
+    """
+    return _copy_dict(observation)
+
+
+def _copy_dict(value: dict[str, Any]) -> dict[str, Any]:
+    out = value.copy()
+    for key, item in value.items():
+        kind = type(item)
+        if kind is list:
+            out[key] = _copy_list(item) if item else []
+        elif kind is dict:
+            out[key] = _copy_dict(item)
+    return out
+
+
+def _copy_list(values: list[Any]) -> list[Any]:
+    return [_copy_dict(v) if type(v) is dict else (_copy_list(v) if type(v) is list else v) for v in values]
+
+
+def mask_array(mask: bytes) -> Any:
+    """A session's `action_masks()` entry (one byte 0/1 per action) as the int8 array observations carry."""
+    np = numpy()
+    return np.frombuffer(bytearray(mask), dtype=np.int8)  # a writable array of its own, as observation_of's
+
+
 class Episode:
-    """One match in progress: the game's Session plus what turns actions into answers and inputs into views."""
+    """One match in progress: the game's Session plus what turns actions into answers and inputs into views.
+
+    Observations come from the session's optional `observations()` hook when it has one (each seat's
+    observation as data, without rendering and parsing files; Tower Defence), plus its `action_masks()` hook
+    for discrete games; otherwise from parsing `inputs()`. Both are built at most once per turn.
+    """
 
     def __init__(self, setup: GameSetup, seed: int, names: Mapping[str, str] | None = None) -> None:
         self.setup = setup
@@ -207,13 +243,46 @@ class Episode:
         options["names"] = {seat: (names or {}).get(seat, seat) for seat in setup.seats}  # as play_match does
         self.session: Session = setup.game.new_session(setup.config, setup.seats, self.seed, options)
         self.turns = 0
+        session = self.session
+        self._views = getattr(session, "observations", None)
+        #: whether observations share parts between turns (read-only; see `copy_observation`)
+        self.shares_observations = self._views is not None
+        self._masks = getattr(session, "action_masks", None) if setup.actions is not None else None
+        self._seen: dict[str, dict[str, Any]] = {}  # this turn's observations so far
+        self._inputs: Mapping[str, TurnInput] | None = None  # this turn's inputs, once asked
 
     @property
     def over(self) -> bool:
         return self.session.outcome() is not None
 
-    def observe(self, inputs: Mapping[str, TurnInput], seats: Sequence[str]) -> dict[str, dict[str, Any]]:
-        return {seat: observation_of(inputs[seat], self.setup.actions) for seat in seats}
+    def inputs(self) -> Mapping[str, TurnInput]:
+        """The session's inputs of the current turn (rendered once per turn)."""
+        if self._inputs is None:
+            self._inputs = self.session.inputs()
+        return self._inputs
+
+    def observe(self, seats: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The current turn's observations of those of `seats` the session gives one (those it has inputs for).
+
+        From the `observations()` hook they are read-only data that shares parts with other seats' and other
+        turns' observations (see runner/api/README.md); each top-level dict and mask is the caller's own.
+        """
+        seen = self._seen
+        missing = [seat for seat in seats if seat not in seen]
+        if missing and self._views is not None:
+            if not seen:
+                views = self._views()
+                masks = self._masks() if self._masks is not None else None
+                for seat, view in views.items():
+                    if masks is not None:
+                        view[MASK_KEY] = mask_array(masks[seat])
+                    seen[seat] = view
+        elif missing:
+            inputs = self.inputs()
+            for seat in missing:
+                if seat in inputs:
+                    seen[seat] = observation_of(inputs[seat], self.setup.actions)
+        return {seat: seen[seat] for seat in seats if seat in seen}
 
     def answer(self, seat: str, action: Any) -> Answer:
         return answer_of(self.setup.game, command_text(self.setup, seat, action), self.session.turn)
@@ -221,6 +290,8 @@ class Episode:
     def play(self, answers: Mapping[str, Answer]) -> Any:
         report = self.session.play_turn(answers)
         self.turns += 1
+        self._seen = {}
+        self._inputs = None
         return report
 
 

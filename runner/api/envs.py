@@ -27,6 +27,7 @@ from runner.api.core import (
     Episode,
     GameSetup,
     check_seed,
+    copy_observation,
     outcome_json,
     reward_of,
 )
@@ -137,7 +138,7 @@ class GameParallelEnv(ParallelEnv):
         self.episode = Episode(self.setup, match_seed, self.names)
         session = self.episode.session
         self.agents = list(session.active_seats())
-        observations = self.episode.observe(session.inputs(), self.agents)
+        observations = self.episode.observe(self.agents)
         self._last = observations
         infos = {seat: _seat_infos(self.episode, seat, None, None) for seat in self.agents}
         return observations, infos
@@ -162,11 +163,11 @@ class GameParallelEnv(ParallelEnv):
         session = episode.session
         outcome = session.outcome()
         still = set(session.active_seats()) if outcome is None else set()
-        inputs = session.inputs()
         observations, rewards, terminations, truncations, infos = {}, {}, {}, {}, {}
+        fresh = episode.observe(self.agents)
         for seat in self.agents:
-            if seat in inputs:
-                observations[seat] = episode.observe(inputs, (seat,))[seat]
+            if seat in fresh:
+                observations[seat] = fresh[seat]
             else:  # an eliminated seat sees nothing new: its last view again (a copy: callers keep them)
                 observations[seat] = copy.deepcopy(self._last[seat])
             done = seat not in still
@@ -232,10 +233,10 @@ class SingleAgentEnv(gymnasium.Env):
         for seat, agent in self.opponents.items():
             agent.start(self.episode, seat)
         self.done = False
-        inputs = self.episode.session.inputs()
-        if self.seat not in inputs:
+        first = self.episode.observe((self.seat,))
+        if self.seat not in first:
             raise ApiError(f"seat {self.seat} does not play the first turn of {self.setup.game.name}")
-        self._last = self.episode.observe(inputs, (self.seat,))[self.seat]
+        self._last = self._own(first[self.seat])
         return self._last, {"turn": self.episode.session.turn}
 
     def step(self, action: Any):
@@ -245,17 +246,16 @@ class SingleAgentEnv(gymnasium.Env):
         if self.done:
             raise ApiError("the episode is over; call reset() to start another")
         session = episode.session
-        inputs = session.inputs()
         answers = {self.seat: episode.answer(self.seat, action)}
         for seat in session.active_seats():
             if seat != self.seat:
-                answers[seat] = self.opponents[seat].act(inputs[seat])
+                answers[seat] = self.opponents[seat].act()
         report = episode.play(answers)
         outcome = session.outcome()
         self.done = outcome is not None or self.seat not in session.active_seats()
-        inputs = session.inputs()
-        if self.seat in inputs:
-            observation = episode.observe(inputs, (self.seat,))[self.seat]
+        fresh = episode.observe((self.seat,))
+        if self.seat in fresh:
+            observation = self._own(fresh[self.seat])
         else:  # eliminated: the game renders nothing new for this seat, so its last view again
             observation = copy.deepcopy(self._last)
         self._last = observation
@@ -263,6 +263,11 @@ class SingleAgentEnv(gymnasium.Env):
         if self.done:
             self._stop_opponents()
         return observation, reward, self.done, False, _seat_infos(episode, self.seat, report, outcome)
+
+    def _own(self, observation: dict[str, Any]) -> dict[str, Any]:
+        """The observation as one that shares nothing with earlier ones: Gymnasium's rule (its `check_env`
+        fails an env whose observations share objects), unlike parallel_env's read-only shared ones."""
+        return copy_observation(observation) if self.episode.shares_observations else observation
 
     def _stop_opponents(self) -> None:
         for agent in self.opponents.values():

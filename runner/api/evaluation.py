@@ -95,8 +95,7 @@ def _play_episode(index: int) -> EpisodeResult:
             player.start(episode, seat)
         session = episode.session
         while (outcome := session.outcome()) is None:
-            inputs = session.inputs()
-            episode.play({seat: players[seat].act(inputs[seat]) for seat in session.active_seats()})
+            episode.play({seat: players[seat].act() for seat in session.active_seats()})
     finally:
         for player in players.values():
             player.close()

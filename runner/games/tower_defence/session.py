@@ -1,4 +1,9 @@
-"""One Tower Defence match behind the `Session` interface: the pure engine plus its renderers, nothing else."""
+"""One Tower Defence match behind the `Session` interface: the pure engine plus its renderers, nothing else.
+
+Besides the interface's methods it has the in-process API's two optional hooks (runner/api): `observations()`,
+each seat's state.json as data built from the engine state, and `action_masks()`, each seat's action mask
+computed from the engine state; both equal what parsing the rendered files gives, at a fraction of the cost.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from runner.games.tower_defence.actions import StateMasks
 from runner.games.interface import Answer, Outcome, TurnInput, TurnReport
 from runner.games.tower_defence.engine.config import GameConfig
 from runner.games.tower_defence.engine.game import GameResult, check_game_over, play_round
 from runner.games.tower_defence.engine.state import PLAYERS, CommandOrder, GameState
+from runner.games.tower_defence.observations import builder_for
 from runner.games.tower_defence.protocol import Renderers
 from runner.games.tower_defence.protocol.end_game import render_end_game_state
 
@@ -34,8 +41,18 @@ class TowerDefenceSession:
         self, config: GameConfig, seed: int = 0, command_order: CommandOrder = CommandOrder.B_FIRST
     ) -> None:
         self.state = GameState.new(config, seed=seed, command_order=command_order)
-        self.renderers = Renderers(config)
+        self.config = config
         self.turn_limit = config.max_rounds
+        self._renderers: Renderers | None = None
+        self._masks: StateMasks | None = None
+
+    @property
+    def renderers(self) -> Renderers:
+        """The renderers, built on first use (an in-process session that only asks `observations` never
+        renders, and building them costs more than a round)."""
+        if self._renderers is None:
+            self._renderers = Renderers(self.config)
+        return self._renderers
 
     @property
     def turn(self) -> int:
@@ -51,6 +68,22 @@ class TowerDefenceSession:
             seat: TurnInput({STATE_FILE: state_json, TEXT_MAP_FILE: text_map}, line)
             for seat, (state_json, text_map) in self.renderers.player_files(self.state).items()
         }
+
+    def observations(self) -> dict[str, dict[str, Any]]:
+        """Each seat's state.json as data: equal to `json.loads(self.inputs()[seat].files["state.json"])`.
+
+        Read-only: the dicts and lists share parts with earlier and later observations (and other sessions of
+        the same config), and are never changed once returned; copy one before changing it.
+        """
+        a_view, b_view = builder_for(self.config).views(self.state)
+        return {"A": a_view, "B": b_view}
+
+    def action_masks(self) -> dict[str, bytes]:
+        """Each seat's action mask (one byte 0/1 per action of `actions.action_space(config)`), from the engine
+        state: equal to `action_space(config).mask(observation)` of the seat's view."""
+        if self._masks is None:
+            self._masks = StateMasks(self.config)
+        return self._masks.masks(self.state)
 
     def play_turn(self, answers: Mapping[str, Answer]) -> TurnReport:
         # a fault is simply no command (spec 8.4: a bot that timed out or crashed does nothing)
