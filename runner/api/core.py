@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Callable, Mapping, Sequence
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,9 @@ class GameSetup:
     options: Mapping[str, Any]
     seats: tuple[str, ...]
     actions: Any  # the game's discrete action space (see `find_action_space`), or None: actions are text
+    #: action number -> its Answer, for discrete per-turn games, where the Answer depends on nothing else
+    #: (Answers are frozen, so one serves every seat, turn and episode)
+    answers: dict[int, Answer] = attrs.field(factory=dict, eq=False, repr=False)
 
 
 def make_setup(
@@ -248,6 +252,7 @@ class Episode:
         #: whether observations share parts between turns (read-only; see `copy_observation`)
         self.shares_observations = self._views is not None
         self._masks = getattr(session, "action_masks", None) if setup.actions is not None else None
+        self._answers_cached = setup.actions is not None and not is_persistent_only(setup.game)
         self._seen: dict[str, dict[str, Any]] = {}  # this turn's observations so far
         self._inputs: Mapping[str, TurnInput] | None = None  # this turn's inputs, once asked
 
@@ -285,7 +290,17 @@ class Episode:
         return {seat: seen[seat] for seat in seats if seat in seen}
 
     def answer(self, seat: str, action: Any) -> Answer:
-        return answer_of(self.setup.game, command_text(self.setup, seat, action), self.session.turn)
+        setup = self.setup
+        kind = type(action)
+        cacheable = self._answers_cached and (kind is int or (kind is not bool and isinstance(action, Integral)))
+        if cacheable:
+            known = setup.answers.get(action)  # numpy integers hash and compare as ints
+            if known is not None:
+                return known
+        answer = answer_of(setup.game, command_text(setup, seat, action), self.session.turn)
+        if cacheable:
+            setup.answers[int(action)] = answer  # only valid numbers get here: command_text refuses the rest
+        return answer
 
     def play(self, answers: Mapping[str, Answer]) -> Any:
         report = self.session.play_turn(answers)

@@ -90,8 +90,8 @@ class ObservationBuilder:
             ]
             for viewer in PLAYERS
         }
-        #: per building: (row, column in A's view, in B's view, its two template objects)
-        self._buildings: dict[Building, tuple[int, int, int, Json, Json]] = {}
+        #: per building: (row, column in A's view, in B's view, its two template objects, its two empty cells)
+        self._buildings: dict[Building, tuple[int, int, int, Json, Json, Json, Json]] = {}
 
     def _details_of(self, number: int) -> Json:
         details = self._details.get(number)
@@ -99,12 +99,13 @@ class ObservationBuilder:
             details = self._details[number] = {"round": number, **self._details_tail}
         return details
 
-    def _template(self, building: Building) -> tuple[int, int, int, Json, Json]:
+    def _template(self, building: Building) -> tuple[int, int, int, Json, Json, Json, Json]:
         cell = building.cell
         y, a_x, b_x = self._row[cell], self._column["A"][cell], self._column["B"][cell]
         stats, kind, owner = self.config.buildings[building.type], building.type, building.owner
         template = (y, a_x, b_x, _building_json(stats, kind, a_x, y, owner),
-                    _building_json(stats, kind, b_x, y, _SWAP[owner]))
+                    _building_json(stats, kind, b_x, y, _SWAP[owner]),
+                    self._empty_rows["A"][y][a_x], self._empty_rows["B"][y][b_x])
         if len(self._buildings) >= _BUILDINGS_CACHE_LIMIT:  # buildings that left the board go with the rest
             self._buildings.clear()
         self._buildings[building] = template
@@ -116,36 +117,36 @@ class ObservationBuilder:
         a_empty, b_empty = self._empty_rows["A"], self._empty_rows["B"]
         a_rows, b_rows = a_empty[:], b_empty[:]  # rows are copied the first time one of their cells changes
         known = self._buildings
-        missile_cells = self._missile_cells(state) if state.missiles else None
+        missile_cells = self._missile_cells(state) if state.missiles else {}
         for building in state.buildings:
-            if missile_cells is not None and building.cell in missile_cells:
-                continue  # drawn with its cell's missiles below
             found = known.get(building)
             if found is None:
                 found = self._template(building)
-            y, a_x, b_x, a_template, b_template = found
+            y, a_x, b_x, a_template, b_template, a_cell, b_cell = found
+            if missile_cells and building.cell in missile_cells:
+                continue  # drawn with its cell's missiles below
             health, left, cooldown = building.health, building.finish - now, building.weapon_cooldown_time_left
-            a_building = a_template.copy()
-            a_building["health"] = health
-            a_building["constructionTimeLeft"] = left
-            a_building["weaponCooldownTimeLeft"] = cooldown
-            b_building = b_template.copy()
-            b_building["health"] = health
-            b_building["constructionTimeLeft"] = left
-            b_building["weaponCooldownTimeLeft"] = cooldown
+            shown = a_template.copy()
+            shown["health"] = health
+            shown["constructionTimeLeft"] = left
+            shown["weaponCooldownTimeLeft"] = cooldown
+            cell = a_cell.copy()
+            cell["buildings"] = [shown]
             row = a_rows[y]
             if row is a_empty[y]:
                 row = a_rows[y] = row[:]
-            cell = row[a_x].copy()
-            cell["buildings"] = [a_building]
             row[a_x] = cell
+            shown = b_template.copy()
+            shown["health"] = health
+            shown["constructionTimeLeft"] = left
+            shown["weaponCooldownTimeLeft"] = cooldown
+            cell = b_cell.copy()
+            cell["buildings"] = [shown]
             row = b_rows[y]
             if row is b_empty[y]:
                 row = b_rows[y] = row[:]
-            cell = row[b_x].copy()
-            cell["buildings"] = [b_building]
             row[b_x] = cell
-        if missile_cells is not None:
+        if missile_cells:
             self._draw_missiles(state, missile_cells, a_rows, b_rows)
         details = self._details_of(state.round)
         players = state.players
@@ -185,7 +186,7 @@ class ObservationBuilder:
                     found = self._buildings.get(building)
                     if found is None:
                         found = self._template(building)
-                    shown = found[4 if swap else 3].copy()
+                    shown = found[4 if swap else 3].copy()  # (the template tuple of `_template`)
                     shown["health"] = building.health
                     shown["constructionTimeLeft"] = building.finish - now
                     shown["weaponCooldownTimeLeft"] = building.weapon_cooldown_time_left
