@@ -226,10 +226,18 @@ def _copy_list(values: list[Any]) -> list[Any]:
     return [_copy_dict(v) if type(v) is dict else (_copy_list(v) if type(v) is list else v) for v in values]
 
 
-def mask_array(mask: bytes) -> Any:
-    """A session's `action_masks()` entry (one byte 0/1 per action) as the int8 array observations carry."""
-    np = numpy()
-    return np.frombuffer(bytearray(mask), dtype=np.int8)  # a writable array of its own, as observation_of's
+def mask_array(mask: bytes | bytearray) -> Any:
+    """A session's `action_masks()` entry (one byte 0/1 per action) as the int8 array observations carry: a
+    writable array of its own, as observation_of's. A bytearray is taken over without a copy (a session
+    that returns bytearrays gives new ones each call, which belong to the caller: Tower Defence's
+    session.py `action_masks`); bytes are copied."""
+    global _np
+    if _np is None:
+        _np = numpy()
+    return _np.frombuffer(mask if type(mask) is bytearray else bytearray(mask), dtype=_np.int8)
+
+
+_np: Any = None  # numpy, once mask_array has needed it
 
 
 class Episode:

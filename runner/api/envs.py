@@ -152,20 +152,32 @@ class GameParallelEnv(ParallelEnv):
             raise ApiError("the episode is over; call reset() to start another")
         if not isinstance(actions, Mapping):
             raise ApiError(f"step() takes a dict agent -> action, got {type(actions).__name__}")
-        extra = [seat for seat in actions if seat not in self.agents]
-        missing = [seat for seat in self.agents if seat not in actions]
-        if extra or missing:
-            what = (f"no live agent {extra[0]!r} (live: {', '.join(self.agents)})" if extra
+        agents = self.agents
+        if len(actions) != len(agents) or any(seat not in actions for seat in agents):
+            extra = [seat for seat in actions if seat not in agents]
+            missing = [seat for seat in agents if seat not in actions]
+            what = (f"no live agent {extra[0]!r} (live: {', '.join(agents)})" if extra
                     else f"no action for {', '.join(missing)}")
             raise ApiError(f"step(): {what}; give one action for every agent in env.agents")
-        answers = {seat: episode.answer(seat, actions[seat]) for seat in self.agents}
-        report = episode.play(answers)
+        answer = episode.answer
+        report = episode.play({seat: answer(seat, actions[seat]) for seat in agents})
         session = episode.session
-        outcome = session.outcome()
-        still = set(session.active_seats()) if outcome is None else set()
+        outcome = session.outcome()  # the one outcome check of the step
+        fresh = episode.observe(agents)
+        turn = session.turn
+        rejected = report.rejected
+        if outcome is None:
+            active = session.active_seats()
+            if len(fresh) == len(agents) and all(seat in active for seat in agents):  # everyone plays on
+                infos = {seat: {"turn": turn, "rejected": list(rejected.get(seat, ()))} for seat in agents}
+                self._last = fresh
+                return (fresh, dict.fromkeys(agents, 0.0), dict.fromkeys(agents, False),
+                        dict.fromkeys(agents, False), infos)
+            still = set(active)
+        else:
+            still = set()
         observations, rewards, terminations, truncations, infos = {}, {}, {}, {}, {}
-        fresh = episode.observe(self.agents)
-        for seat in self.agents:
+        for seat in agents:
             if seat in fresh:
                 observations[seat] = fresh[seat]
             else:  # an eliminated seat sees nothing new: its last view again (a copy: callers keep them)
@@ -176,7 +188,7 @@ class GameParallelEnv(ParallelEnv):
             truncations[seat] = False
             infos[seat] = _seat_infos(episode, seat, report, outcome)
         self._last = observations
-        self.agents = [seat for seat in self.agents if seat in still]
+        self.agents = [seat for seat in agents if seat in still]
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:

@@ -111,6 +111,7 @@ class ActionSpace:
 
 
 _BUILT = bytes([0, 0, 0, 1, 0, 0])  # a built cell: only deconstruct (and the curtain, set per round)
+_BUILT_CURTAIN = bytes([0, 0, 0, 1, 0, 1])  # a built cell when the iron curtain is allowed
 
 
 class StateMasks:
@@ -123,17 +124,23 @@ class StateMasks:
             "A": [y * width + x for y in range(config.map_height) for x in range(half)],
             "B": [y * width + width - 1 - x for y in range(config.map_height) for x in range(half)],
         }
+        #: engine cell -> (the seat whose half it is, the offset of its first action in that seat's mask)
+        self.offsets = {cell: (seat, 1 + index * KINDS)
+                        for seat, cells in self.cells.items() for index, cell in enumerate(cells)}
+        self.size = 1 + len(self.cells["A"]) * KINDS
         buildings = config.buildings
         self.prices = tuple(buildings[kind].price for kind in (
             BuildingType.DEFENSE, BuildingType.ATTACK, BuildingType.ENERGY, BuildingType.TESLA))
         self.curtain_price = config.iron_curtain.price
 
-    def masks(self, state: GameState) -> dict[str, bytes]:
-        """Each seat's mask as bytes (1 byte per action, 0 or 1): the rules of `ActionSpace.mask`, read from
-        the engine (the board, the players, the teslas on the board) instead of the view."""
-        board = state.board
+    def masks(self, state: GameState) -> dict[str, bytearray]:
+        """Each seat's mask, a new bytearray (1 byte per action, 0 or 1) the caller may keep and change: the
+        rules of `ActionSpace.mask`, read from the engine (the board, the players, the teslas on the board)
+        instead of the view. Every free cell gets the free pattern, then each building's cell the built one."""
         defence, attack, energy_price, tesla = self.prices
-        masks = {}
+        masks: dict[str, bytearray] = {}
+        built_of: dict[str, bytes] = {}
+        cells = len(self.cells["A"])
         for seat in PLAYERS:
             me = state.players[seat]
             energy = me.energy
@@ -142,8 +149,15 @@ class StateMasks:
             teslas = sum(1 for b in state.teslas if b.owner == seat)
             free = bytes([energy >= defence, energy >= attack, energy >= energy_price, 0,
                           energy >= tesla and teslas < MAX_TESLAS, curtain])
-            built = _BUILT if not curtain else _BUILT[:IRON_CURTAIN] + b"\x01"
-            masks[seat] = b"\x01" + b"".join([free if board[cell] is None else built for cell in self.cells[seat]])
+            built_of[seat] = _BUILT if not curtain else _BUILT_CURTAIN
+            masks[seat] = bytearray(b"\x01" + free * cells)
+        offsets = self.offsets
+        board = state.board
+        for building in state.buildings:
+            cell = building.cell
+            if board[cell] is building:  # (always, in games the engine plays)
+                seat, offset = offsets[cell]
+                masks[seat][offset:offset + KINDS] = built_of[seat]
         return masks
 
 

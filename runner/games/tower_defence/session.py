@@ -22,6 +22,9 @@ from runner.games.tower_defence.protocol.end_game import render_end_game_state
 
 STATE_FILE = "state.json"
 TEXT_MAP_FILE = "textMap.txt"
+_ERROR_PREFIXES = {f"Player {seat}: ": seat for seat in PLAYERS}  # how the engine starts a seat's error
+_PREFIX_LENGTH = len("Player A: ")
+assert all(len(prefix) == _PREFIX_LENGTH for prefix in _ERROR_PREFIXES)
 
 
 def outcome_of(result: GameResult) -> Outcome:
@@ -78,9 +81,10 @@ class TowerDefenceSession:
         a_view, b_view = builder_for(self.config).views(self.state)
         return {"A": a_view, "B": b_view}
 
-    def action_masks(self) -> dict[str, bytes]:
+    def action_masks(self) -> dict[str, bytearray]:
         """Each seat's action mask (one byte 0/1 per action of `actions.action_space(config)`), from the engine
-        state: equal to `action_space(config).mask(observation)` of the seat's view."""
+        state: equal to `action_space(config).mask(observation)` of the seat's view. A new bytearray per seat
+        and call, which the caller owns (runner/api wraps it in a numpy array without copying)."""
         if self._masks is None:
             self._masks = StateMasks(self.config)
         return self._masks.masks(self.state)
@@ -88,14 +92,16 @@ class TowerDefenceSession:
     def play_turn(self, answers: Mapping[str, Answer]) -> TurnReport:
         # a fault is simply no command (spec 8.4: a bot that timed out or crashed does nothing)
         play_round(self.state, {seat: answer.text for seat, answer in answers.items()})
-        errors = tuple(self.state.errors)
-        # every engine error is stored as "Player <seat>: ..." (spec 4.2)
-        rejected = {
-            seat: found
-            for seat in PLAYERS
-            if (found := tuple(e for e in errors if e.startswith(f"Player {seat}: ")))
-        }
-        return TurnReport(errors, rejected)
+        errors = self.state.errors
+        if not errors:  # most rounds: nothing refused, nothing to sort out
+            return TurnReport((), {})
+        # every engine error is stored as "Player <seat>: ..." (spec 4.2); one pass, seats in PLAYERS order
+        found: dict[str, list[str]] = {}
+        for error in errors:
+            seat = _ERROR_PREFIXES.get(error[:_PREFIX_LENGTH])
+            if seat is not None:
+                found.setdefault(seat, []).append(error)
+        return TurnReport(tuple(errors), {seat: tuple(found[seat]) for seat in PLAYERS if seat in found})
 
     def outcome(self) -> Outcome | None:
         result = check_game_over(self.state)
