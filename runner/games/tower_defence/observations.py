@@ -25,6 +25,7 @@ from runner.games.tower_defence.engine.state import PLAYERS, Building, GameState
 Json = dict[str, Any]
 
 _SWAP = {"A": "B", "B": "A"}
+_NO_CELLS: dict[int, list] = {}  # no missile anywhere (never changed)
 _BUILDINGS_CACHE_LIMIT = 1024  # building templates kept per config; dropped wholesale, like the renderers'
 
 
@@ -117,35 +118,35 @@ class ObservationBuilder:
         a_empty, b_empty = self._empty_rows["A"], self._empty_rows["B"]
         a_rows, b_rows = a_empty[:], b_empty[:]  # rows are copied the first time one of their cells changes
         known = self._buildings
-        missile_cells = self._missile_cells(state) if state.missiles else {}
+        missile_cells = self._missile_cells(state) if state.missiles else _NO_CELLS
         for building in state.buildings:
             found = known.get(building)
             if found is None:
                 found = self._template(building)
-            y, a_x, b_x, a_template, b_template, a_cell, b_cell = found
-            if missile_cells and building.cell in missile_cells:
+            if building.cell in missile_cells:
                 continue  # drawn with its cell's missiles below
+            y, a_x, b_x, a_template, b_template, a_cell, b_cell = found
             health, left, cooldown = building.health, building.finish - now, building.weapon_cooldown_time_left
+            a_row = a_rows[y]
+            if a_row is a_empty[y]:  # A's and B's row y change together: one test for both
+                a_row = a_rows[y] = a_row[:]
+                b_row = b_rows[y] = b_empty[y][:]
+            else:
+                b_row = b_rows[y]
             shown = a_template.copy()
             shown["health"] = health
             shown["constructionTimeLeft"] = left
             shown["weaponCooldownTimeLeft"] = cooldown
             cell = a_cell.copy()
             cell["buildings"] = [shown]
-            row = a_rows[y]
-            if row is a_empty[y]:
-                row = a_rows[y] = row[:]
-            row[a_x] = cell
+            a_row[a_x] = cell
             shown = b_template.copy()
             shown["health"] = health
             shown["constructionTimeLeft"] = left
             shown["weaponCooldownTimeLeft"] = cooldown
             cell = b_cell.copy()
             cell["buildings"] = [shown]
-            row = b_rows[y]
-            if row is b_empty[y]:
-                row = b_rows[y] = row[:]
-            row[b_x] = cell
+            b_row[b_x] = cell
         if missile_cells:
             self._draw_missiles(state, missile_cells, a_rows, b_rows)
         details = self._details_of(state.round)
@@ -173,36 +174,53 @@ class ObservationBuilder:
         return cells
 
     def _draw_missiles(self, state: GameState, missile_cells: dict[int, list], a_rows: list, b_rows: list) -> None:
-        """Set the cells that hold missiles, with their building if any."""
+        """Set the cells that hold missiles, with their building if any, in both views at once."""
         board, now = state.board, state.clock[0]
-        for viewer, rows in (("A", a_rows), ("B", b_rows)):
-            empty, columns = self._empty_rows[viewer], self._column[viewer]
-            swap = viewer == "B"
-            for cell, missiles in missile_cells.items():
-                y, x = self._row[cell], columns[cell]
-                buildings = []
-                building = board[cell]
-                if building is not None:
-                    found = self._buildings.get(building)
-                    if found is None:
-                        found = self._template(building)
-                    shown = found[4 if swap else 3].copy()  # (the template tuple of `_template`)
-                    shown["health"] = building.health
-                    shown["constructionTimeLeft"] = building.finish - now
-                    shown["weaponCooldownTimeLeft"] = building.weapon_cooldown_time_left
-                    buildings.append(shown)
-                shown_missiles = [
-                    {"damage": m.damage, "speed": m.speed, "id": m.id, "x": x, "y": y,
-                     "playerType": _SWAP[m.owner] if swap else m.owner}
-                    for m in missiles
-                ]
-                row = rows[y]
-                if row is empty[y]:
-                    row = rows[y] = row[:]
-                shown_cell = row[x].copy()
-                shown_cell["buildings"] = buildings
-                shown_cell["missiles"] = shown_missiles
-                row[x] = shown_cell
+        a_empty, b_empty = self._empty_rows["A"], self._empty_rows["B"]
+        rows, a_columns, b_columns = self._row, self._column["A"], self._column["B"]
+        for cell, missiles in missile_cells.items():
+            y, a_x, b_x = rows[cell], a_columns[cell], b_columns[cell]
+            building = board[cell]
+            if building is not None:
+                found = self._buildings.get(building)
+                if found is None:
+                    found = self._template(building)
+                health, left = building.health, building.finish - now
+                cooldown = building.weapon_cooldown_time_left
+                shown = found[3].copy()  # (the template tuple of `_template`: A's, then B's)
+                shown["health"] = health
+                shown["constructionTimeLeft"] = left
+                shown["weaponCooldownTimeLeft"] = cooldown
+                a_buildings = [shown]
+                shown = found[4].copy()
+                shown["health"] = health
+                shown["constructionTimeLeft"] = left
+                shown["weaponCooldownTimeLeft"] = cooldown
+                b_buildings = [shown]
+            else:
+                a_buildings, b_buildings = [], []
+            a_missiles, b_missiles = [], []
+            for m in missiles:
+                damage, speed, owner = m.damage, m.speed, m.owner
+                missile_id = m._id or m.id  # (the engine computes an id once, when first asked)
+                a_missiles.append({"damage": damage, "speed": speed, "id": missile_id, "x": a_x, "y": y,
+                                   "playerType": owner})
+                b_missiles.append({"damage": damage, "speed": speed, "id": missile_id, "x": b_x, "y": y,
+                                   "playerType": _SWAP[owner]})
+            a_row = a_rows[y]
+            if a_row is a_empty[y]:
+                a_row = a_rows[y] = a_row[:]
+                b_row = b_rows[y] = b_empty[y][:]
+            else:
+                b_row = b_rows[y]
+            shown_cell = a_row[a_x].copy()
+            shown_cell["buildings"] = a_buildings
+            shown_cell["missiles"] = a_missiles
+            a_row[a_x] = shown_cell
+            shown_cell = b_row[b_x].copy()
+            shown_cell["buildings"] = b_buildings
+            shown_cell["missiles"] = b_missiles
+            b_row[b_x] = shown_cell
 
 
 _BUILDERS: dict[int, tuple[GameConfig, ObservationBuilder]] = {}
