@@ -124,10 +124,6 @@ class StateMasks:
             "A": [y * width + x for y in range(config.map_height) for x in range(half)],
             "B": [y * width + width - 1 - x for y in range(config.map_height) for x in range(half)],
         }
-        #: engine cell -> (the seat whose half it is, the offset of its first action in that seat's mask)
-        self.offsets = {cell: (seat, 1 + index * KINDS)
-                        for seat, cells in self.cells.items() for index, cell in enumerate(cells)}
-        self.size = 1 + len(self.cells["A"]) * KINDS
         buildings = config.buildings
         self.prices = tuple(buildings[kind].price for kind in (
             BuildingType.DEFENSE, BuildingType.ATTACK, BuildingType.ENERGY, BuildingType.TESLA))
@@ -136,11 +132,10 @@ class StateMasks:
     def masks(self, state: GameState) -> dict[str, bytearray]:
         """Each seat's mask, a new bytearray (1 byte per action, 0 or 1) the caller may keep and change: the
         rules of `ActionSpace.mask`, read from the engine (the board, the players, the teslas on the board)
-        instead of the view. Every free cell gets the free pattern, then each building's cell the built one."""
+        instead of the view."""
+        board = state.board
         defence, attack, energy_price, tesla = self.prices
-        masks: dict[str, bytearray] = {}
-        built_of: dict[str, bytes] = {}
-        cells = len(self.cells["A"])
+        masks = {}
         for seat in PLAYERS:
             me = state.players[seat]
             energy = me.energy
@@ -149,15 +144,10 @@ class StateMasks:
             teslas = sum(1 for b in state.teslas if b.owner == seat)
             free = bytes([energy >= defence, energy >= attack, energy >= energy_price, 0,
                           energy >= tesla and teslas < MAX_TESLAS, curtain])
-            built_of[seat] = _BUILT if not curtain else _BUILT_CURTAIN
-            masks[seat] = bytearray(b"\x01" + free * cells)
-        offsets = self.offsets
-        board = state.board
-        for building in state.buildings:
-            cell = building.cell
-            if board[cell] is building:  # (always, in games the engine plays)
-                seat, offset = offsets[cell]
-                masks[seat][offset:offset + KINDS] = built_of[seat]
+            built = _BUILT_CURTAIN if curtain else _BUILT
+            mask = bytearray(b"\x01")
+            mask += b"".join([free if board[cell] is None else built for cell in self.cells[seat]])
+            masks[seat] = mask
         return masks
 
 
