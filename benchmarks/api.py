@@ -30,7 +30,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
 
 from runner.api import parallel_env  # noqa: E402
 from runner.games.tower_defence.engine.game import check_game_over, play_round  # noqa: E402
@@ -60,7 +59,7 @@ def in_process(game: str, turns: int, seed: int) -> float:
         observations, _ = env.reset(seed=seed + played)
         while env.agents and played < turns:
             if game == "tower-defence":
-                actions = {seat: int(rng.choice(np.flatnonzero(observations[seat]["action_mask"])))
+                actions = {seat: int(rng.choice(observations[seat]["action_mask"].nonzero()[0]))
                            for seat in env.agents}
             else:
                 actions = {seat: IDLE[game] for seat in env.agents}
@@ -78,7 +77,7 @@ def tower_defence_api(rounds: int, seed: int, hooks: bool = True) -> tuple[float
     env = parallel_env("tower-defence", max_rounds=399)
     rng = random.Random(seed)
     games, played = [], 0
-    flatnonzero, choice, decode = np.flatnonzero, rng.choice, env.actions.decode
+    choice, decode = rng.choice, env.actions.decode
     started = time.perf_counter()
     while played < rounds:
         match_seed = seed * 1_000_003 + played
@@ -88,7 +87,8 @@ def tower_defence_api(rounds: int, seed: int, hooks: bool = True) -> tuple[float
             observations = {seat: env.episode.observe((seat,))[seat] for seat in env.agents}
         commands = []
         while env.agents and played < rounds:
-            actions = {seat: int(choice(flatnonzero(observations[seat]["action_mask"]))) for seat in env.agents}
+            # (a 1-d mask's nonzero()[0] is np.flatnonzero's array, a few us cheaper: the same games)
+            actions = {seat: int(choice(observations[seat]["action_mask"].nonzero()[0])) for seat in env.agents}
             commands.append(actions)
             observations, *_ = env.step(actions)
             played += 1
