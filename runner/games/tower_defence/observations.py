@@ -93,6 +93,8 @@ class ObservationBuilder:
         }
         #: per building: (row, column in A's view, in B's view, its two template objects, its two empty cells)
         self._buildings: dict[Building, tuple[int, int, int, Json, Json, Json, Json]] = {}
+        #: the same per (engine cell, building type, owner): at most cells x types x 2, all config data
+        self._templates: dict[tuple[int, BuildingType, str], tuple[int, int, int, Json, Json, Json, Json]] = {}
 
     def _details_of(self, number: int) -> Json:
         details = self._details.get(number)
@@ -101,12 +103,16 @@ class ObservationBuilder:
         return details
 
     def _template(self, building: Building) -> tuple[int, int, int, Json, Json, Json, Json]:
-        cell = building.cell
-        y, a_x, b_x = self._row[cell], self._column["A"][cell], self._column["B"][cell]
-        stats, kind, owner = self.config.buildings[building.type], building.type, building.owner
-        template = (y, a_x, b_x, _building_json(stats, kind, a_x, y, owner),
-                    _building_json(stats, kind, b_x, y, _SWAP[owner]),
-                    self._empty_rows["A"][y][a_x], self._empty_rows["B"][y][b_x])
+        cell, kind, owner = building.cell, building.type, building.owner
+        key = (cell, kind, owner)
+        template = self._templates.get(key)  # the same for every building of that type, owner and cell
+        if template is None:
+            y, a_x, b_x = self._row[cell], self._column["A"][cell], self._column["B"][cell]
+            stats = self.config.buildings[kind]
+            template = self._templates[key] = (
+                y, a_x, b_x, _building_json(stats, kind, a_x, y, owner),
+                _building_json(stats, kind, b_x, y, _SWAP[owner]),
+                self._empty_rows["A"][y][a_x], self._empty_rows["B"][y][b_x])
         if len(self._buildings) >= _BUILDINGS_CACHE_LIMIT:  # buildings that left the board go with the rest
             self._buildings.clear()
         self._buildings[building] = template
