@@ -21,6 +21,7 @@ from typing import Any
 
 from runner.games.tower_defence.engine.config import STATS_ORDER, BuildingStats, BuildingType, GameConfig
 from runner.games.tower_defence.engine.state import PLAYERS, Building, GameState, PlayerState
+from runner.games.tower_defence.protocol.view import missiles_by_cell
 
 Json = dict[str, Any]
 
@@ -124,7 +125,7 @@ class ObservationBuilder:
         a_empty, b_empty = self._empty_rows["A"], self._empty_rows["B"]
         a_rows, b_rows = a_empty[:], b_empty[:]  # rows are copied the first time one of their cells changes
         known = self._buildings
-        missile_cells = self._missile_cells(state) if state.missiles else _NO_CELLS
+        missile_cells = missiles_by_cell(state) if state.missiles else _NO_CELLS
         for building in state.buildings:
             found = known.get(building)
             if found is None:
@@ -166,7 +167,6 @@ class ObservationBuilder:
                   "gameMap": b_rows, "teslaHitList": tesla_hits, "ironCurtainHitList": curtain_hits}
         return a_view, b_view
 
-    @staticmethod
     def _missile_cells(state: GameState) -> dict[int, list]:
         """Engine cell -> its missiles, in missile-list order (the order the file lists them in)."""
         cells: dict[int, list] = {}
