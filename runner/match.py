@@ -250,8 +250,8 @@ class MatchRunner:
         # disk's latency (many small files a turn) stays off the turn loop
         self.log_writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="log")
         self.log_writes: list[concurrent.futures.Future[None]] = []
-        self.turns_played = 0
-        self.stopped_by: KeyboardInterrupt | None = None  # what interrupted the match, if anything  # match.json's `rounds` (Tower Defence: the number of the final round folder)
+        self.turns_played = 0  # match.json's `rounds` (Tower Defence: the number of the final round folder)
+        self.stopped_by: KeyboardInterrupt | None = None  # what interrupted the match, if anything
 
     def _limits_for(self, seat: str) -> Limits:
         """In the sandbox, each bot also loses sight of the other bots' folders and of the match log
