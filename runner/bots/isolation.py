@@ -49,6 +49,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -415,23 +416,32 @@ def children_of(pid: int) -> list[int]:
         return []
 
 
-def sweep_marked(marker: str, *, passes: int = 5) -> int:
+def sweep_marked(marker: str, *, passes: int = 5, settle_s: float = 1.0) -> int:
     """SIGKILL every process whose environment holds `MARKER_ENV=marker`; how many were killed.
 
-    Repeated because a process may fork between the scan and the kill; stops at the first empty pass.
+    Repeated because a process may fork between the scan and the kill; stops at the first empty scan. A
+    killed process stays visible for a moment after SIGKILL, so after `passes` quick scans it keeps looking
+    (1 ms apart, up to `settle_s`) until none is left: the caller may count on them being gone.
     """
     needle = f"{MARKER_ENV}={marker}".encode() + b"\0"
     killed: set[int] = set()
-    for _ in range(passes):
+    give_up = time.monotonic() + settle_s
+    scans = 0
+    while True:
         found = find_marked(needle)
+        if not found:
+            break
         for pid in found:
             try:
                 os.kill(pid, signal.SIGKILL)
                 killed.add(pid)
             except OSError:
                 pass
-        if not found:
-            break
+        scans += 1
+        if scans >= passes:
+            if time.monotonic() >= give_up:
+                break
+            time.sleep(0.001)
     return len(killed)
 
 
