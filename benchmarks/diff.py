@@ -2,7 +2,7 @@
 
     python benchmarks/diff.py [MATCH_DIR] [--repeat 5] [--json]
 
-Default MATCH_DIR: gg-mirror-g11 (401 rounds) unpacked from tests/data/conformance. The log is copied twice
+Default MATCH_DIR: gg-mirror-g11 (401 rounds) unpacked from tests/games/tower_defence/data/conformance. The log is copied twice
 into a temporary folder and three cases are timed in-process, each the median of `--repeat` passes after one
 warm-up pass (files in the OS cache):
   copies          two byte-identical copies, default mode (the byte fast path)
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from runner.games.tower_defence.logs.diff import diff_logs  # noqa: E402
 from runner.games.tower_defence.logs.layout import open_match_log  # noqa: E402
 
-TRACE = ROOT / "tests" / "data" / "conformance" / "gg-mirror-g11.tar.gz"
+TRACE = ROOT / "tests" / "games" / "tower_defence" / "data" / "conformance" / "gg-mirror-g11.tar.gz"
 _ID = re.compile(r'"id":"[^"]*"')
 _PRICES = '"buildingPrices":{"ENERGY":20,"ATTACK":30,"TESLA":100,"DEFENSE":30}'
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
-if TYPE_CHECKING:  # the rules stay free of I/O modules (tests/engine/test_purity.py)
+if TYPE_CHECKING:  # the interface stays free of I/O modules (tests/games/test_boundaries.py)
     from pathlib import Path
 
 KiB = 1 << 10
