@@ -167,18 +167,6 @@ class ObservationBuilder:
                   "gameMap": b_rows, "teslaHitList": tesla_hits, "ironCurtainHitList": curtain_hits}
         return a_view, b_view
 
-    def _missile_cells(state: GameState) -> dict[int, list]:
-        """Engine cell -> its missiles, in missile-list order (the order the file lists them in)."""
-        cells: dict[int, list] = {}
-        for missile in state.missiles:
-            cell = missile.row + missile.x
-            found = cells.get(cell)
-            if found is None:
-                cells[cell] = [missile]
-            else:
-                found.append(missile)
-        return cells
-
     def _draw_missiles(self, state: GameState, missile_cells: dict[int, list], a_rows: list, b_rows: list) -> None:
         """Set the cells that hold missiles, with their building if any, in both views at once."""
         board, now = state.board, state.clock[0]
