@@ -36,7 +36,7 @@ class WarzoneGame(GameDefaults):
     player_counts = (2, 3, 4, 5, 6)
     bot_modes = frozenset({BotMode.PER_TURN})
     default_mode = BotMode.PER_TURN
-    answer_file = AnswerFile(name="orders.txt", cap_bytes=ORDERS_CAP_BYTES, lines=AnswerLines.ALL)
+    answer_file = AnswerFile(name="orders.txt", cap_bytes=ORDERS_CAP_BYTES + 1, lines=AnswerLines.ALL)
     timeout_ms = 2000
     log = FolderLog(turn_folder="Turn {turn:03d}", answer="orders.txt", output="BotOutput.txt")
     options = (

@@ -31,23 +31,33 @@ FAULT_STATUS = {Fault.TIMEOUT: "timeout", Fault.OVER_BUDGET: "timeout", Fault.CR
                 Fault.FAILED_TO_START: "crash"}
 
 
-#: The most of orders.txt the core reads (spec 4.1: the first 64 KiB); `Game.answer_file` uses it too.
+#: The orders.txt bytes that count (spec 4.1: the first 64 KiB). `Game.answer_file` asks the core for one
+#: byte more, so a larger file is told apart exactly from one of exactly 64 KiB.
 ORDERS_CAP_BYTES = 64 * KiB
+
+
+def is_too_large(text: str) -> bool:
+    """Whether the answer read is longer than the 64 KiB that count (the core read one byte more)."""
+    return len(text) * 4 > ORDERS_CAP_BYTES and len(text.encode("utf-8", "surrogatepass")) > ORDERS_CAP_BYTES
+
+
+def counted_orders(text: str) -> str:
+    """The first 64 KiB of an answer (spec 4.1); a character the cut splits is dropped."""
+    if not is_too_large(text):
+        return text
+    return text.encode("utf-8", "surrogatepass")[:ORDERS_CAP_BYTES].decode("utf-8", "ignore")
 
 
 def bot_report(answer: Answer) -> BotReport:
     """The status the bot's next state shows (spec 4.2 `last_turn.bot`).
 
-    The core's Answer says neither "no file" nor "cut at the cap", so both are read from the text: an empty
-    answer without a fault is `no_file` (an empty file looks the same), and an answer that fills the cap
-    (less at most one UTF-8 character the cut split) is `too_large` (a file of exactly 64 KiB looks the
-    same). `verify` applies the same rule to the logged orders.txt, so logs replay identically."""
+    The core's Answer does not say "no file", so an empty answer without a fault is `no_file` (an empty file
+    looks the same). `verify` applies the same rules to the logged orders.txt, so logs replay identically."""
     if answer.fault is not None:
         status = FAULT_STATUS.get(answer.fault, "crash")
     elif not answer.text:
         status = "no_file"
-    elif len(answer.text) * 4 >= ORDERS_CAP_BYTES - 3 and \
-            len(answer.text.encode("utf-8", "surrogatepass")) >= ORDERS_CAP_BYTES - 3:
+    elif is_too_large(answer.text):
         status = "too_large"
     else:
         status = "ok"
@@ -125,7 +135,7 @@ class WarzoneSession:
             return TurnReport(events=("the match is over; nothing played",))
         seats = self.active_seats()
         answers = {seat: answers.get(seat, Answer("")) for seat in seats}
-        sheets = {seat: self.parse(answers[seat].text) for seat in seats}
+        sheets = {seat: self.parse(counted_orders(answers[seat].text)) for seat in seats}
         self.bots = {seat: bot_report(answers[seat]) for seat in seats}
         result = play_turn(self.state, self.warmap, self.rules, sheets)
         self.last = result

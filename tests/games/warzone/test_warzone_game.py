@@ -30,7 +30,7 @@ def test_static_facts() -> None:
     assert GAME.name == "warzone" and GAME.player_counts == (2, 3, 4, 5, 6)
     assert GAME.bot_modes == frozenset({BotMode.PER_TURN}) and GAME.timeout_ms == 2000
     assert (GAME.answer_file.name, GAME.answer_file.cap_bytes, GAME.answer_file.lines) == (
-        "orders.txt", 65536, AnswerLines.ALL)
+        "orders.txt", 65537, AnswerLines.ALL)  # 64 KiB count; one byte more tells "larger"
     assert isinstance(GAME.log, FolderLog) and GAME.log.answer == "orders.txt"
     assert GAME.log.turn_folder.format(turn=7) == "Turn 007"
     assert {option.dest for option in GAME.options} >= {"map", "max_turns"}
@@ -227,3 +227,17 @@ def test_no_other_game_is_imported() -> None:
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("runner.games."):
                 assert node.module.startswith(("runner.games.warzone", "runner.games.interface")), \
                     f"{source}: {node.module}"
+
+
+def test_an_answer_of_exactly_64_kib_is_ok_and_one_byte_more_is_too_large() -> None:
+    """Spec 4.1: the first 64 KiB count; only a larger file is `too_large` (the core reads 64 KiB + 1)."""
+    from runner.games.interface import Answer
+    from runner.games.warzone.session import ORDERS_CAP_BYTES, bot_report, counted_orders
+
+    exact = "# " + "x" * (ORDERS_CAP_BYTES - 3) + "\n"
+    assert len(exact.encode()) == ORDERS_CAP_BYTES
+    assert bot_report(Answer(exact)).status == "ok" and counted_orders(exact) == exact
+    larger = exact + "d"
+    assert bot_report(Answer(larger)).status == "too_large" and counted_orders(larger) == exact
+    cut = "# " + "x" * (ORDERS_CAP_BYTES - 3) + "é"  # the cap splits the two bytes of é
+    assert counted_orders(cut) == cut[:-1]
