@@ -100,9 +100,6 @@ class InvadersGame(GameDefaults):
             raise UserError(f"invaders seats are {', '.join(SEATS)}, not {', '.join(seats)}")
         return InvadersSession(config)
 
-    def match_files(self, config: InvadersConfig, options: Mapping[str, Any]) -> dict[str, bytes]:
-        return {}
-
     def accept_line(self, line: str, turn: int) -> str | None:
         return line.strip()  # spec 18: one answer line per request line
 

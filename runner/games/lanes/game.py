@@ -71,12 +71,6 @@ class LanesGame(GameDefaults):
             raise UserError(f"lanes is played by 2 bots, not {len(seats)}")
         return LanesSession(config, tuple(seats))
 
-    def match_files(self, config: LanesConfig, options: Mapping[str, Any]) -> dict[str, bytes]:
-        return {}
-
-    def accept_line(self, line: str, turn: int) -> str | None:
-        return None  # never called: lanes bots are per-turn only
-
     def is_log(self, path: Path) -> bool:
         return logs.is_log(path)
 

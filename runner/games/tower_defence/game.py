@@ -22,6 +22,7 @@ from runner.games.interface import (
     Check,
     FileReport,
     FolderLog,
+    GameDefaults,
     Option,
 )
 from runner.games.tower_defence.engine.config import GameConfig
@@ -57,7 +58,7 @@ def _was_interrupted(path: Path) -> bool:
 
 
 @attrs.frozen
-class TowerDefence:
+class TowerDefence(GameDefaults):
     """The `Game` of Tower Defence; one instance, `runner.games.tower_defence.GAME`."""
 
     name: str = "tower-defence"
@@ -90,9 +91,6 @@ class TowerDefence:
         "max_rounds": "the round limit was reached",
         "do_nothing_limit": "a bot did nothing too many consecutive rounds",
     }
-    languages: Mapping[str, tuple[str, ...]] = {}
-    tools: tuple = ()
-    time_budget: None = None
     console_prompt: str = (
         "Enter x,y,type (0 defence, 1 attack, 2 energy, 3 deconstruct, 4 tesla, 5 iron curtain): "
     )
@@ -120,9 +118,6 @@ class TowerDefence:
     ) -> TowerDefenceSession:
         order = options.get("command_order")
         return TowerDefenceSession(config, seed, _order(order) if order else CommandOrder.B_FIRST)
-
-    def match_files(self, config: GameConfig, options: Mapping[str, Any]) -> dict[str, bytes]:
-        return {}
 
     def accept_line(self, line: str, turn: int) -> str | None:
         """`C;<round>;<command>` for this round is the answer; an older round's answer is stale."""
