@@ -21,8 +21,24 @@ def add_game_options(parser: argparse.ArgumentParser, options: Iterable[Option])
             continue
         seen.add(option.dest)
         default = f" (default {option.default})" if option.default is not None else ""
-        parser.add_argument(option.flag, dest=option.dest, type=option.type, metavar=option.metavar,
+        parser.add_argument(option.flag, dest=option.dest, type=_worded(option.type), metavar=option.metavar,
                             choices=option.choices, default=None, help=option.help + default)
+
+
+def _worded(convert: Any) -> Any:
+    """The option's type, with its own ValueError message shown instead of argparse's "invalid <function
+    name> value" (`--max-turns: '0' is not a positive integer`)."""
+    if convert in (str, int, float):
+        return convert
+
+    def checked(text: str) -> Any:
+        try:
+            return convert(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    checked.__name__ = getattr(convert, "__name__", "value")
+    return checked
 
 
 def chosen_options(args: argparse.Namespace, options: Iterable[Option], fallback: dict[str, Any] | None = None) -> dict[str, Any]:

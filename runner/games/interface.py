@@ -47,9 +47,12 @@ class AnswerFile:
 
 def positive_int(text: str) -> int:
     """An `Option.type` for counts such as `--max-turns N`: an integer of 1 or more."""
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a whole number") from None
     if value < 1:
-        raise ValueError(f"{text} is not a positive integer")
+        raise ValueError(f"{text!r} is not a positive integer")
     return value
 
 

@@ -90,3 +90,8 @@ def test_runner_config_game_is_the_default_and_its_game_config_stays_with_its_ga
     code, _, err = cli("match", "--config", str(config), *bots, "--output", str(tmp_path), "--name", "n", "--quiet")
     assert (code, err) == (0, "")
     assert json.loads((tmp_path / "n" / "match.json").read_text())["game"] == "lanes"
+
+
+def test_a_bad_game_option_value_is_worded_by_the_game(tmp_path: Path) -> None:
+    code, _, err = cli("match", "--game", "lanes", "x", "y", "--max-turns", "0", "--output", str(tmp_path))
+    assert code == 2 and err == "error: td-runner match: argument --max-turns: '0' is not a positive integer\n"
