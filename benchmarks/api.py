@@ -13,7 +13,14 @@ Tower Defence also gets, in the same run: `--td-turns` rounds of random masked g
 it is (observations from the session's `observations()` / `action_masks()` hooks), the same through the
 pre-hook path (each state.json rendered and json.loads-ed, masks from the parsed view), the same games' commands
 replayed on the engine alone (no observations: the floor), and play_match with a real Python bot process per
-turn (benchmarks/bots/python/bot.py; `--python-turns` rounds).
+turn, three kinds (`--python-turns` rounds each):
+
+* `random_agent.py` wrapped by `runner.api.write_bot`: the same policy as in-process (uniform among the moves
+  the mask allows), reading state.json into the very observation parallel_env gives: the same games through
+  bot processes, as a user who trained in-process would run them;
+* `random_bot.py`: the same policy written with the standard library only (json, random): the fastest a Python
+  bot that plays these games can be;
+* `bot.py`: reads state.json and answers one fixed command: no Python bot can be faster (the runner's floor).
 """
 
 from __future__ import annotations
@@ -25,13 +32,14 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-from runner.api import parallel_env  # noqa: E402
+from runner.api import parallel_env, write_bot  # noqa: E402
 from runner.games.tower_defence.engine.game import check_game_over, play_round  # noqa: E402
 from runner.games.tower_defence.engine.state import GameState  # noqa: E402
 from runner.play import play_match  # noqa: E402
@@ -109,18 +117,29 @@ def tower_defence_engine(games: list) -> float:
     return played / (time.perf_counter() - started)
 
 
+PYTHON_BOTS = ROOT / "benchmarks" / "bots" / "python"
+
+
 def tower_defence_report(args: argparse.Namespace) -> dict:
     """The Tower Defence figures of the module docstring, medians of `--repeat` runs each."""
     runs = [tower_defence_api(args.td_turns, seed) for seed in range(args.repeat)]
     api = statistics.median(speed for speed, _ in runs)
     engine = statistics.median(tower_defence_engine(games) for _, games in runs)
     parsed = statistics.median(tower_defence_api(args.td_turns, seed, hooks=False)[0] for seed in range(args.repeat))
-    bot = [sys.executable, str(ROOT / "benchmarks" / "bots" / "python" / "bot.py")]
-    python_bots = statistics.median(
-        through_processes("tower-defence", args.python_turns, args.scratch, seed, bot) for seed in range(args.repeat))
-    return {"engine_rounds_per_s": round(engine, 1), "api_rounds_per_s": round(api, 1),
-            "api_parse_path_rounds_per_s": round(parsed, 1), "python_bot_processes_rounds_per_s": round(python_bots, 1),
-            "api_over_python_bots": round(api / python_bots, 1)}
+    figures = {"engine_rounds_per_s": round(engine, 1), "api_rounds_per_s": round(api, 1),
+               "api_parse_path_rounds_per_s": round(parsed, 1)}
+    bots = {
+        "wrapped_agent": lambda folder: write_bot(folder, PYTHON_BOTS / "random_agent.py", "tower-defence"),
+        "stdlib_random_bot": lambda folder: make_bot(folder, [sys.executable, str(PYTHON_BOTS / "random_bot.py")]),
+        "fixed_command_bot": lambda folder: make_bot(folder, [sys.executable, str(PYTHON_BOTS / "bot.py")]),
+    }
+    for name, make in bots.items():
+        speed = statistics.median(
+            through_processes("tower-defence", args.python_turns, args.scratch, seed, make)
+            for seed in range(args.repeat))
+        figures[f"{name}_rounds_per_s"] = round(speed, 1)
+        figures[f"api_over_{name}"] = round(api / speed, 1)
+    return figures
 
 
 def make_bot(folder: Path, argv: list[str]) -> Path:
@@ -132,10 +151,13 @@ def make_bot(folder: Path, argv: list[str]) -> Path:
     return folder
 
 
-def through_processes(game: str, turns: int, scratch: Path, seed: int, argv: list[str] | None = None) -> float:
-    argv = argv or INSTANT.get(game, ["true"])
+def through_processes(game: str, turns: int, scratch: Path, seed: int,
+                      make: Callable[[Path], Path] | None = None) -> float:
+    """Turns per second of play_match between two copies of a bot, made in a fresh folder by `make` (default:
+    the game's instant bot)."""
+    make = make or (lambda folder: make_bot(folder, INSTANT.get(game, ["true"])))
     with tempfile.TemporaryDirectory(dir=scratch) as tmp:
-        bots = [make_bot(Path(tmp) / name, argv) for name in ("one", "two")]
+        bots = [make(Path(tmp) / name) for name in ("one", "two")]
         started = time.perf_counter()
         summary = play_match(game, bots, Path(tmp) / "match", seed=seed, options=options_for(game, turns))
         return summary.rounds / (time.perf_counter() - started)
@@ -169,8 +191,11 @@ def main() -> int:
     print(f"  engine alone, same games' commands        {td['engine_rounds_per_s']:>10,.0f}")
     print(f"  parallel_env, observations + masks        {td['api_rounds_per_s']:>10,.0f}")
     print(f"  parallel_env, render + json.loads path    {td['api_parse_path_rounds_per_s']:>10,.0f}")
-    print(f"  play_match, Python bot process per turn   {td['python_bot_processes_rounds_per_s']:>10,.1f}"
-          f"   (parallel_env {td['api_over_python_bots']:,.0f}x faster)")
+    print("  play_match, two Python bot processes started every round:")
+    for name, words in (("wrapped_agent", "the same agent, wrapped by write_bot"),
+                        ("stdlib_random_bot", "the same policy, standard library only"),
+                        ("fixed_command_bot", "a fixed command, no parsing (floor)")):
+        print(f"    {words:<40}{td[name + '_rounds_per_s']:>8,.1f}   (parallel_env {td['api_over_' + name]:,.0f}x faster)")
     return 0
 
 

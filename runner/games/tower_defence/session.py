@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from runner.games.tower_defence.actions import StateMasks
@@ -25,6 +26,9 @@ TEXT_MAP_FILE = "textMap.txt"
 _ERROR_PREFIXES = {f"Player {seat}: ": seat for seat in PLAYERS}  # how the engine starts a seat's error
 _PREFIX_LENGTH = len("Player A: ")
 assert all(len(prefix) == _PREFIX_LENGTH for prefix in _ERROR_PREFIXES)
+#: the report of a round without engine errors (most rounds): one shared, read-only record instead of a new
+#: one per round, which costs as much as the rest of play_turn's bookkeeping (in-process API speed, issue 16)
+_QUIET_ROUND = TurnReport((), MappingProxyType({}), MappingProxyType({}))
 
 
 def outcome_of(result: GameResult) -> Outcome:
@@ -94,7 +98,7 @@ class TowerDefenceSession:
         play_round(self.state, {seat: answer.text for seat, answer in answers.items()})
         errors = self.state.errors
         if not errors:  # most rounds: nothing refused, nothing to sort out
-            return TurnReport((), {})
+            return _QUIET_ROUND
         # every engine error is stored as "Player <seat>: ..." (spec 4.2); one pass, seats in PLAYERS order
         found: dict[str, list[str]] = {}
         for error in errors:
