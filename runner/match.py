@@ -311,13 +311,15 @@ class MatchRunner:
             tally = self.tallies[seat]
             tally.record_turn(turn, outcome)
             fault = _FAULTS.get(outcome.status)
+            detail = outcome.detail
             budget = self.game.time_budget
             if budget is not None and seat in self.persistent:
                 broken = tally.over_budget(budget, turn, outcome.seconds)
                 if broken is not None:
                     tally.events.append({"round": turn, "event": broken})
-                    fault = fault or Fault.OVER_BUDGET
-            answers[seat] = Answer(outcome.command, fault, outcome.seconds)
+                    if fault is None:
+                        fault, detail = Fault.OVER_BUDGET, f"went over its time budget: {broken}"
+            answers[seat] = Answer(outcome.command, fault, outcome.seconds, outcome.absent, detail)
         report = session.play_turn(answers)
         self.turns_played += 1
         for seat in report.rejected:

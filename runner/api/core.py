@@ -20,7 +20,7 @@ import attrs
 from runner.bots.command_file import command_from_text
 from runner.errors import UserError
 from runner.games import GAMES, get_game
-from runner.games.interface import Answer, AnswerLines, BotMode, Fault, Game, Session, TurnInput
+from runner.games.interface import Absent, Answer, AnswerLines, BotMode, Fault, Game, Session, TurnInput
 
 #: The file whose JSON is the observation, when the game writes one (Tower Defence, Lanes, Warzone); games
 #: without files (Invaders) send the state as the persistent request line, and that line is the observation.
@@ -155,17 +155,17 @@ def command_text(setup: GameSetup, seat: str, action: Any) -> str:
 def answer_of(game: Game, text: str, turn: int) -> Answer:
     """The Answer the core reads from a bot that writes `text` (runner/api/wrapper.py writes it so).
 
-    Per-turn games: no text is no answer file; otherwise the file, cut at the game's cap, and only its first
-    line where the game reads one (spec 4.1 via `command_from_text`). Persistent-only games: the first line is
-    the bot's stdout line, which the game's `accept_line` turns into the answer (a line it refuses means no
-    answer within the time limit, as the real bot would get).
+    Per-turn games: no text is no answer file (`Absent.NO_FILE`); otherwise the file, cut at the game's cap,
+    and only its first line where the game reads one (spec 4.1 via `command_from_text`). Persistent-only games:
+    the first line is the bot's stdout line, which the game's `accept_line` turns into the answer (a line it
+    refuses means no answer within the time limit, as the real bot would get).
     """
     if is_persistent_only(game):
         line = text.split("\n", 1)[0].removesuffix("\r")
         accepted = game.accept_line(line, turn)
         return Answer("", Fault.TIMEOUT) if accepted is None else Answer(accepted)
     if text == "":
-        return Answer("")
+        return _NO_FILE
     answer_file = game.answer_file
     data = text.encode("utf-8")
     if len(data) > answer_file.cap_bytes:
@@ -173,6 +173,9 @@ def answer_of(game: Game, text: str, turn: int) -> Answer:
     if answer_file.lines is AnswerLines.FIRST:
         text = command_from_text(text)
     return Answer(text)
+
+
+_NO_FILE = Answer("", absent=Absent.NO_FILE)  # what the core reads from a bot that wrote no answer file
 
 
 def reward_of(outcome: Any, seat: str) -> float:

@@ -43,8 +43,9 @@ def command_from_text(text: str) -> str:
 
 def read_command(
     dir_fd: int, bot_dir: str, cap: int, name: str = COMMAND_FILE, *, every_line: bool = False
-) -> tuple[str, list[str]]:
-    """The command per spec 4.1 and the events worth telling the bot's author.
+) -> tuple[str | None, list[str]]:
+    """The command per spec 4.1 and the events worth telling the bot's author; None when there is no file to
+    read: none was written (no events), or the one found is refused (the events say why).
 
     `dir_fd` is the bot folder opened at the start of the turn (the bot may have renamed or replaced the
     folder's path since). At most `cap` bytes are decoded; a larger file is noted and, only when that
@@ -56,19 +57,19 @@ def read_command(
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
     except FileNotFoundError:
-        return "", events
+        return None, events
     except OSError as exc:
         if exc.errno != errno.ELOOP:
-            return "", [f"{name} could not be opened ({exc.strerror}), ignored"]
+            return None, [f"{name} could not be opened ({exc.strerror}), ignored"]
         fd = _open_symlink_target(dir_fd, bot_dir, events, name)
         if fd is None:
-            return "", events
+            return None, events
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            return "", [f"{name} is not a regular file, ignored"]
+            return None, [f"{name} is not a regular file, ignored"]
         if info.st_nlink > 1:  # a hard link could expose a file from elsewhere on the same file system
-            return "", [f"{name} has {info.st_nlink} hard links, ignored"]
+            return None, [f"{name} has {info.st_nlink} hard links, ignored"]
         data = _read_up_to(fd, cap + 1)
         truncated = len(data) > cap
         if truncated:

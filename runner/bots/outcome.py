@@ -6,6 +6,8 @@ import enum
 
 import attrs
 
+from runner.games.interface import Absent
+
 
 class TurnStatus(enum.Enum):
     OK = "ok"
@@ -24,6 +26,20 @@ class TurnOutcome:
     output: str  # stdout+stderr, interleaved as written, capped (an event says how much was dropped)
     exit_code: int | None  # None after a timeout kill or a failed start; negative = killed by that signal
     events: tuple[str, ...] = ()  # one-line notes for the bot's author ("exit code 3", "timed out after ...")
+    #: the games' words for a fault or a refused file, after "bot " (runner.games.interface.Answer.detail)
+    detail: str = ""
+    absent: Absent | None = None  # no answer file: none written, or the one found refused (per-turn bots)
+
+
+def seconds_text(milliseconds: int) -> str:
+    """A time limit as the games' messages give it: `5.0 s`, `2.0 s`, `0.25 s`."""
+    seconds = milliseconds / 1000
+    return f"{seconds:.1f} s" if milliseconds % 100 == 0 else f"{seconds:g} s"
+
+
+def exit_detail(code: int, described: str) -> str:
+    """An exit as the games' messages give it, after "bot ": `exited with status 1`, `was killed by SIGSEGV`."""
+    return f"exited with status {code}" if code > 0 else f"was {described}"
 
 
 def format_size(count: int) -> str:

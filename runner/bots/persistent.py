@@ -31,7 +31,7 @@ import attrs
 from runner.bots import isolation
 from runner.bots.definition import BotDefinition
 from runner.bots.limits import Limits
-from runner.bots.outcome import TurnOutcome, TurnStatus, format_size
+from runner.bots.outcome import TurnOutcome, TurnStatus, exit_detail, format_size, seconds_text
 from runner.bots.process import (
     Capture,
     describe_exit,
@@ -163,8 +163,9 @@ class PersistentBot:
         if files:
             dir_fd = open_bot_dir(self.bot, events)
             if dir_fd is None:
-                return Request(turn, 0.0, 0, False, events, None,
-                               TurnOutcome(TurnStatus.FAILED_TO_START, "", 0.0, "", None, tuple(events)))
+                failed = TurnOutcome(TurnStatus.FAILED_TO_START, "", 0.0, "", None, tuple(events),
+                                     f"could not be started: {events[-1] if events else 'no bot folder'}")
+                return Request(turn, 0.0, 0, False, events, None, failed)
             try:
                 write_turn_files(dir_fd, files, self.answer_name, events)
             finally:
@@ -175,7 +176,8 @@ class PersistentBot:
             if problem:
                 self.dead_reason, self.dead_status = problem, TurnStatus.FAILED_TO_START
         if self.dead_reason is not None:
-            done = TurnOutcome(self.dead_status, "", 0.0, "", self.exit_code, (*events, self.dead_reason))
+            done = TurnOutcome(self.dead_status, "", 0.0, "", self.exit_code, (*events, self.dead_reason),
+                               self._dead_detail())
             return Request(turn, 0.0, 0, starting, events, None, done)
         limit_ms = max(self.startup_ms, self.limits.timeout_ms) if starting else self.limits.timeout_ms
         started = time.perf_counter()
@@ -202,10 +204,20 @@ class PersistentBot:
             return TurnOutcome(TurnStatus.OK, answer, seconds, output.text(), None, tuple(events))
         if self.dead_reason is not None:
             events.append(self.dead_reason)
-            return TurnOutcome(TurnStatus.CRASH, "", seconds, output.text(), self.exit_code, tuple(events))
+            return TurnOutcome(TurnStatus.CRASH, "", seconds, output.text(), self.exit_code, tuple(events),
+                               self._dead_detail())
         what = "start-up and first answer" if request.starting else "answer"
         events.append(f"no {what} within {request.limit_ms} ms; the bot keeps running, a late answer is dropped")
-        return TurnOutcome(TurnStatus.TIMEOUT, "", seconds, output.text(), None, tuple(events))
+        return TurnOutcome(TurnStatus.TIMEOUT, "", seconds, output.text(), None, tuple(events),
+                           f"did not answer within {seconds_text(request.limit_ms)}")
+
+    def _dead_detail(self) -> str:
+        """Why a dead bot gives no answer, in the words of `TurnOutcome.detail`."""
+        if self.dead_status is TurnStatus.FAILED_TO_START:
+            return f"could not be started: {self.dead_reason}"
+        if self.exit_code:
+            return exit_detail(self.exit_code, describe_exit(self.exit_code))
+        return "ended its process" if self.exit_code == 0 else "stopped answering"
 
     def _exchange(self, turn: int, deadline: float, output: Capture) -> str | None:
         """Send the unsent request bytes and read stdout lines until one is accepted, the deadline passes, or

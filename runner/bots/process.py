@@ -17,10 +17,10 @@ from collections.abc import Mapping
 
 from runner.bots import isolation
 from runner.bots.command_file import COMMAND_FILE, read_command
-from runner.games.interface import AnswerFile, AnswerLines
+from runner.games.interface import Absent, AnswerFile, AnswerLines
 from runner.bots.definition import BotDefinition
 from runner.bots.limits import Limits
-from runner.bots.outcome import TurnOutcome, TurnStatus, format_size
+from runner.bots.outcome import TurnOutcome, TurnStatus, exit_detail, format_size, seconds_text
 
 __all__ = ["Limits", "run_turn"]
 
@@ -127,13 +127,17 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str], ans
         if leftovers:
             events.append(f"killed {leftovers} leftover process{'es' if leftovers > 1 else ''}")
     exit_code = isolation.bot_exit_code(plan.isolation, proc.returncode, capture)
+    detail = ""
     if timed_out:
         events.append(f"timed out after {limits.timeout_ms} ms, process tree killed")
         status, exit_code = TurnStatus.TIMEOUT, None
+        detail = f"did not finish within {seconds_text(limits.timeout_ms)}"
     else:
         status = TurnStatus.OK if exit_code == 0 else TurnStatus.CRASH
         if exit_code:
-            events.append(describe_exit(exit_code))
+            described = describe_exit(exit_code)
+            events.append(described)
+            detail = exit_detail(exit_code, described)
     if capture.dropped:
         events.append(f"output truncated: {format_size(capture.dropped)} dropped")
     command, command_events = read_command(
@@ -141,7 +145,13 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str], ans
         every_line=answer.lines is AnswerLines.ALL,
     )
     events.extend(command_events)
-    return TurnOutcome(status, command, seconds, capture.text(), exit_code, tuple(events))
+    absent = None
+    if command is None:
+        absent = Absent.REFUSED if command_events else Absent.NO_FILE
+        if command_events and not detail:
+            detail = f"wrote a {answer.name} that cannot be read: {command_events[-1].removesuffix(', ignored')}"
+        command = ""
+    return TurnOutcome(status, command, seconds, capture.text(), exit_code, tuple(events), detail, absent)
 
 
 class Capture:
@@ -302,7 +312,8 @@ def describe_exit(code: int) -> str:
 
 
 def _failed(reason: str, events: list[str] | None = None) -> TurnOutcome:
-    return TurnOutcome(TurnStatus.FAILED_TO_START, "", 0.0, "", None, (*(events or ()), reason))
+    return TurnOutcome(TurnStatus.FAILED_TO_START, "", 0.0, "", None, (*(events or ()), reason),
+                       f"could not be started: {reason}")
 
 
 def _remove(dir_fd: int, name: str, events: list[str]) -> None:

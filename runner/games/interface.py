@@ -117,16 +117,32 @@ class Fault(enum.Enum):
     OVER_BUDGET = "over_budget"  # answered, but the mean answer time of a block of turns exceeded the budget
 
 
+class Absent(enum.Enum):
+    """Why a per-turn bot's answer has no text although the bot did not fault: there was no file to read.
+
+    Games whose rules tell "no file" from "an empty file" (Warzone's `no_file`, Lanes' E01) read it here.
+    """
+
+    NO_FILE = "no_file"  # the bot wrote no answer file
+    REFUSED = "refused"  # the core would not read the file it found (a symlink out of the folder, hard links, ...)
+
+
 @attrs.frozen
 class Answer:
     """One seat's answer to this turn: the answer text as read (file or stdin line) and the fault, if any.
 
     `text` is "" when there was no answer at all. A game must accept any text without raising.
+    `absent` says why an answer without a fault has no file (None: the file was read, perhaps empty).
+    `detail` is the core's words for a fault or a refused file, to follow "bot ": "did not finish within
+    2.0 s", "exited with status 1", "was killed by SIGSEGV", "could not be started: ...", "went over its time
+    budget", "wrote a command.txt that cannot be read: command.txt has 2 hard links". "" when all went well.
     """
 
     text: str
     fault: Fault | None = None
     seconds: float = 0.0  # how long the bot took (timing only: rules that want determinism must not use it)
+    absent: Absent | None = None
+    detail: str = ""
 
 
 @attrs.frozen

@@ -47,13 +47,13 @@ def folder(tmp_path: Path) -> Iterator[tuple[int, Path]]:
     os.close(fd)
 
 
-def read(folder: tuple[int, Path], cap: int = 64 << 10) -> tuple[str, list[str]]:
+def read(folder: tuple[int, Path], cap: int = 64 << 10) -> tuple[str | None, list[str]]:
     fd, bot_dir = folder
     return read_command(fd, str(bot_dir), cap)
 
 
-def test_missing_file_is_the_empty_command(folder) -> None:
-    assert read(folder) == ("", [])
+def test_missing_file_is_no_command_at_all(folder) -> None:
+    assert read(folder) == (None, [])
 
 
 def test_file_bytes_are_utf8(folder) -> None:
@@ -68,13 +68,13 @@ def test_invalid_utf8_is_replaced_not_raised(folder) -> None:
 
 def test_symlink_out_of_the_folder_is_ignored(folder) -> None:
     os.symlink("/etc/passwd", folder[1] / "command.txt")
-    assert read(folder) == ("", ["command.txt is a symlink to /etc/passwd, outside the bot folder, ignored"])
+    assert read(folder) == (None, ["command.txt is a symlink to /etc/passwd, outside the bot folder, ignored"])
 
 
 def test_relative_symlink_out_of_the_folder_is_ignored(folder) -> None:
     (folder[1].parent / "elsewhere.txt").write_text("1,1,1\n")
     os.symlink("../elsewhere.txt", folder[1] / "command.txt")
-    assert read(folder) == ("", ["command.txt is a symlink to ../elsewhere.txt, outside the bot folder, ignored"])
+    assert read(folder) == (None, ["command.txt is a symlink to ../elsewhere.txt, outside the bot folder, ignored"])
 
 
 def test_symlink_inside_the_folder_is_followed(folder) -> None:
@@ -86,19 +86,19 @@ def test_symlink_inside_the_folder_is_followed(folder) -> None:
 
 def test_fifo_does_not_block(folder) -> None:
     os.mkfifo(folder[1] / "command.txt")
-    assert read(folder) == ("", ["command.txt is not a regular file, ignored"])
+    assert read(folder) == (None, ["command.txt is not a regular file, ignored"])
 
 
 def test_folder_named_command_txt(folder) -> None:
     (folder[1] / "command.txt").mkdir()
-    assert read(folder) == ("", ["command.txt is not a regular file, ignored"])
+    assert read(folder) == (None, ["command.txt is not a regular file, ignored"])
 
 
 def test_hard_link_is_ignored(folder) -> None:
     other = folder[1].parent / "secret.txt"
     other.write_text("secret\n")
     os.link(other, folder[1] / "command.txt")
-    assert read(folder) == ("", ["command.txt has 2 hard links, ignored"])
+    assert read(folder) == (None, ["command.txt has 2 hard links, ignored"])
 
 
 def test_large_file_reads_only_the_cap(folder) -> None:

@@ -127,6 +127,7 @@ def test_a_slow_answer_times_out_and_is_dropped_next_turn(persistent) -> None:
         TurnStatus.TIMEOUT, "", None, ("no answer within 1000 ms; the bot keeps running, a late answer is dropped",),
     )
     assert 1.0 <= slow.seconds < 2.0
+    assert slow.detail == "did not answer within 1.0 s"
     time.sleep(2.0)  # the late answer arrives meanwhile
     late = ask(bot, 2)
     assert (late.status, late.command) == (TurnStatus.OK, f"{first.command.split(',')[0]},2")  # same process
@@ -173,6 +174,7 @@ def test_a_crash_is_described_and_every_later_turn_fails_without_a_restart(persi
     crash = ask(bot, 1)
     reason = "the bot process ended (exit code 3); it is not restarted"
     assert (crash.status, crash.command, crash.exit_code, crash.events) == (TurnStatus.CRASH, "", 3, (reason,))
+    assert crash.detail == "exited with status 3"
     assert crash.output == "about to fail\n"
     for turn in (2, 3):
         later = ask(bot, turn)

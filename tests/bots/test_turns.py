@@ -19,6 +19,7 @@ from runner.bots.limits import Limits
 from runner.bots.outcome import TurnStatus
 from runner.bots.process import run_turn
 from runner.errors import UserError
+from runner.games.interface import Absent
 
 FILES = {"state.json": '{"a":"é ✓","b":[1,2]}', "textMap.txt": "line 1\r\nline 2\n\n"}
 QUICK = Limits(timeout_ms=5000)  # generous: python needs ~0.1 s to start, more on a loaded machine
@@ -51,10 +52,19 @@ def test_writes_nothing_and_last_rounds_command_is_gone(python_bot) -> None:
     (folder / "command.txt").write_text("9,9,9\n")  # spec 7.4: deleted before the bot runs
     outcome = turn(folder)
     assert (outcome.status, outcome.command, outcome.events) == (TurnStatus.OK, "", ())
+    assert (outcome.absent, outcome.detail) == (Absent.NO_FILE, "")  # no file, told apart from an empty one
 
 
 def test_writes_an_empty_file(python_bot) -> None:
-    assert turn(python_bot("open('command.txt', 'w').write('  \\n')")).command == "No Command"
+    outcome = turn(python_bot("open('command.txt', 'w').write('  \\n')"))
+    assert (outcome.command, outcome.absent) == ("No Command", None)
+
+
+def test_an_answer_file_it_may_not_read_is_refused_with_the_reason(python_bot) -> None:
+    outcome = turn(python_bot("import os; os.symlink('/etc/hostname', 'command.txt')"))
+    assert (outcome.status, outcome.command, outcome.absent) == (TurnStatus.OK, "", Absent.REFUSED)
+    assert outcome.detail == ("wrote a command.txt that cannot be read: command.txt is a symlink to "
+                              "/etc/hostname, outside the bot folder")
 
 
 def test_writes_garbage(python_bot) -> None:
@@ -73,6 +83,7 @@ def test_exits_non_zero_and_its_command_still_counts(python_bot) -> None:
     assert (outcome.status, outcome.command, outcome.output, outcome.exit_code, outcome.events) == (
         TurnStatus.CRASH, "4,5,1", "bye\n", 3, ("exit code 3",),
     )
+    assert outcome.detail == "exited with status 3"  # what games say after "bot " (Lanes' E01)
 
 
 def test_uncaught_exception_is_a_crash_with_its_traceback(python_bot) -> None:
@@ -85,6 +96,7 @@ def test_uncaught_exception_is_a_crash_with_its_traceback(python_bot) -> None:
 def test_killed_by_a_signal(python_bot, limits: Limits) -> None:
     outcome = turn(python_bot("import ctypes; ctypes.string_at(0)"), attrs.evolve(limits, timeout_ms=5000))
     assert (outcome.status, outcome.exit_code, outcome.events) == (TurnStatus.CRASH, -11, ("killed by SIGSEGV",))
+    assert outcome.detail == "was killed by SIGSEGV"
 
 
 @pytest.mark.parametrize("limits", isolation_modes())
@@ -108,6 +120,7 @@ def test_times_out_without_a_command(python_bot) -> None:
     assert (outcome.status, outcome.command, outcome.events) == (
         TurnStatus.TIMEOUT, "", ("timed out after 300 ms, process tree killed",),
     )
+    assert outcome.detail == "did not finish within 0.3 s"
 
 
 @pytest.mark.parametrize("limits", isolation_modes())

@@ -9,7 +9,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from runner.games.interface import Answer, Fault, Outcome, TurnInput, TurnReport
+from runner.games.interface import Absent, Answer, Fault, Outcome, TurnInput, TurnReport
 from runner.games.lanes.protocol.commands import read_orders
 from runner.games.lanes.protocol.state_json import render_state, render_state_data
 from runner.games.lanes.protocol.text_map import render_map
@@ -31,21 +31,28 @@ SEATS = ("P1", "P2")
 TURN_FILE = "turn.json"
 TRACE_FILE = "trace.jsonl"
 
-#: spec 10.5 E01: why a bot gave no file, by the core's fault.
+#: spec 10.5 E01: why a bot gave no file, by the core's fault, when the core gave no words of its own (`detail`).
 FAULT_MESSAGES = {
     Fault.TIMEOUT: "bot did not finish within the time limit",
     Fault.CRASH: "bot crashed or exited with a non-zero status",
     Fault.FAILED_TO_START: "bot failed to start",
     Fault.OVER_BUDGET: "bot went over its time budget",
 }
-NO_FILE = "bot wrote no commands.txt (or an empty one)"
+NO_FILE = "bot wrote no commands.txt"
 
 
 def read_answer(config: LanesConfig, state: GameState, player: int, answer: Answer) -> tuple[Orders | None, list[Problem]]:
-    """An answer as orders, or the problems that reject it (a fault or an empty answer is E01)."""
+    """An answer as orders, or the problems that reject it.
+
+    spec 10.5 E01 for a fault (`E01 bot did not finish within 5.0 s`, `E01 bot exited with status 1`, in the
+    core's words) and for no file; an empty commands.txt is a file without its header, validated like any other
+    (E03 ... E04)."""
     if answer.fault is not None:
-        return None, [Problem("E01", None, FAULT_MESSAGES.get(answer.fault, f"bot failed ({answer.fault.value})"))]
-    if answer.text == "":
+        message = f"bot {answer.detail}" if answer.detail else FAULT_MESSAGES.get(answer.fault, "bot failed")
+        return None, [Problem("E01", None, message)]
+    if answer.absent is Absent.REFUSED:
+        return None, [Problem("E01", None, f"bot {answer.detail}" if answer.detail else NO_FILE)]
+    if answer.absent is Absent.NO_FILE:
         return None, [Problem("E01", None, NO_FILE)]
     return read_orders(answer.text, state, player, config)
 

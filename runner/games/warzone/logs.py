@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from runner.errors import UserError
-from runner.games.interface import Answer, Check, Fault, FileReport
+from runner.games.interface import Absent, Answer, Check, Fault, FileReport
 from runner.games.warzone.loading import check_map, read_map, read_map_bytes
 from runner.games.warzone.protocol.config import ConfigError, parse_config
 from runner.games.warzone.protocol.event_text import render_event
@@ -37,6 +37,7 @@ MAX_LINES = 30  # differences listed before the rest are only counted
 _TURN_FOLDER = re.compile(r"Turn (\d+)")
 #: events.json's bot status -> the fault the replayed answer carries (timeouts keep their partial file).
 STATUS_FAULT = {"timeout": Fault.TIMEOUT, "crash": Fault.CRASH}
+STATUS_ABSENT = {"no_file": Absent.NO_FILE, "refused": Absent.REFUSED}
 
 
 def turn_folders(path: Path) -> list[tuple[int, Path]]:
@@ -132,7 +133,8 @@ def _logged_answer(folder: Path | None, bot: dict[str, Any] | None) -> Answer:
     text = ""
     if folder is not None and (folder / ORDERS_FILE).is_file():
         text = (folder / ORDERS_FILE).read_bytes().decode("utf-8", errors="replace")
-    return Answer(text, STATUS_FAULT.get((bot or {}).get("status", "")))
+    status = (bot or {}).get("status", "")
+    return Answer(text, STATUS_FAULT.get(status), absent=STATUS_ABSENT.get(status))
 
 
 def verify(path: Path) -> Check:

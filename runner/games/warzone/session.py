@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from runner.games.interface import Answer, Fault, KiB, Outcome, TurnInput, TurnReport
+from runner.games.interface import Absent, Answer, Fault, KiB, Outcome, TurnInput, TurnReport
 from runner.games.warzone.protocol.event_text import render_event
 from runner.games.warzone.protocol.orders_text import index_names, parse_orders
 from runner.games.warzone.protocol.state_json import (
@@ -29,6 +29,8 @@ from runner.games.warzone.rules.turn import TurnResult, begin_turn, play_turn
 #: What each fault is called in `last_turn.bot.status` (spec 4.2).
 FAULT_STATUS = {Fault.TIMEOUT: "timeout", Fault.OVER_BUDGET: "timeout", Fault.CRASH: "crash",
                 Fault.FAILED_TO_START: "crash"}
+ABSENT_STATUS = {Absent.NO_FILE: "no_file", Absent.REFUSED: "refused"}
+_NO_ANSWER = Answer("", absent=Absent.NO_FILE)  # a seat the core sent no answer for: no orders.txt
 
 
 #: The orders.txt bytes that count (spec 4.1: the first 64 KiB). `Game.answer_file` asks the core for one
@@ -51,12 +53,13 @@ def counted_orders(text: str) -> str:
 def bot_report(answer: Answer) -> BotReport:
     """The status the bot's next state shows (spec 4.2 `last_turn.bot`).
 
-    The core's Answer does not say "no file", so an empty answer without a fault is `no_file` (an empty file
-    looks the same). `verify` applies the same rules to the logged orders.txt, so logs replay identically."""
+    No orders.txt is `no_file`, one the core refused (a symlink out of the folder, ...) `refused`, an empty one
+    `ok` with no orders. `verify` rebuilds each Answer from the logged orders.txt and status, so logs replay
+    identically."""
     if answer.fault is not None:
         status = FAULT_STATUS.get(answer.fault, "crash")
-    elif not answer.text:
-        status = "no_file"
+    elif answer.absent is not None:
+        status = ABSENT_STATUS[answer.absent]
     elif is_too_large(answer.text):
         status = "too_large"
     else:
@@ -134,7 +137,7 @@ class WarzoneSession:
         if self.state.is_over:
             return TurnReport(events=("the match is over; nothing played",))
         seats = self.active_seats()
-        answers = {seat: answers.get(seat, Answer("")) for seat in seats}
+        answers = {seat: answers.get(seat, _NO_ANSWER) for seat in seats}
         sheets = {seat: self.parse(counted_orders(answers[seat].text)) for seat in seats}
         self.bots = {seat: bot_report(answers[seat]) for seat in seats}
         result = play_turn(self.state, self.warmap, self.rules, sheets)

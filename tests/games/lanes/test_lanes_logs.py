@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from runner.errors import UserError
-from runner.games.interface import Answer
+from runner.games.interface import Absent, Answer
 from runner.games.lanes import GAME
 from runner.games.lanes import logs as LOGS
 from runner.games.lanes.rules.config import LanesConfig
@@ -23,7 +23,7 @@ def folder_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("logs") / "match"
 
     def sloppy(turn: int, state: str) -> Answer:
-        return Answer("") if turn == 2 else trickler(turn, state)  # turn 2: no file (E01)
+        return Answer("", absent=Absent.NO_FILE) if turn == 2 else trickler(turn, state)  # turn 2: no file (E01)
 
     write_folder_log(root, LanesConfig(max_turns=6), {"P1": sloppy, "P2": waller})
     return root
@@ -89,7 +89,7 @@ def test_replay_shows_each_turn(folder_log: Path) -> None:
     assert replay.turns == (1, 2, 3, 4, 5, 6, 7)
     turn2 = [str(line) for line in replay.render(2, "P1")]
     assert turn2[0].startswith("turn 2  P1 hp 10 money") and turn2[1].startswith("lane 1")
-    assert "P1: (nothing)" in turn2 and "  E01 bot wrote no commands.txt (or an empty one)" in turn2
+    assert "P1: (nothing)" in turn2 and "  E01 bot wrote no commands.txt" in turn2
     assert "--- P1 bot output ---" in turn2 and "P1 says hi" in turn2
     assert replay.render(7)[-1].startswith("final: P1")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from runner.errors import UserError
-from runner.games.interface import Answer, AnswerLines, BotMode, Fault
+from runner.games.interface import Absent, Answer, AnswerLines, BotMode, Fault
 from runner.games.lanes import GAME
 from runner.games.lanes.protocol.trace_replay import replay_trace
 from runner.games.lanes.rules.config import LanesConfig
@@ -70,9 +70,13 @@ def test_a_draw_after_the_turn_limit_is_one_ranking_group() -> None:
 @pytest.mark.parametrize(
     ("answer", "message"),
     [
-        (Answer("", Fault.TIMEOUT), "E01 bot did not finish within the time limit"),
+        (Answer("", Fault.TIMEOUT, detail="did not finish within 5.0 s"), "E01 bot did not finish within 5.0 s"),
+        (Answer("", Fault.CRASH, detail="exited with status 1"), "E01 bot exited with status 1"),
+        (Answer("", Fault.TIMEOUT), "E01 bot did not finish within the time limit"),  # no words from the core
         (Answer("", Fault.CRASH), "E01 bot crashed or exited with a non-zero status"),
-        (Answer(""), "E01 bot wrote no commands.txt (or an empty one)"),
+        (Answer("", absent=Absent.NO_FILE), "E01 bot wrote no commands.txt"),
+        (Answer("", absent=Absent.REFUSED, detail="wrote a commands.txt that cannot be read: commands.txt has 2 hard links"),
+         "E01 bot wrote a commands.txt that cannot be read: commands.txt has 2 hard links"),
         (Answer("TURN 1\n" + "#" * 65_530 + "\nEND\n"), "E02 commands.txt is larger than 65536 bytes"),
     ],
 )
@@ -85,6 +89,13 @@ def test_a_failed_bot_does_nothing_and_the_game_goes_on(answer: Answer, message:
     assert list(files) == ["map.txt", "errors.txt", "state.json"]
     assert files["errors.txt"] == message + "\n"
     assert json.loads(files["state.json"])["errors"] == [message]
+
+
+def test_an_empty_file_is_a_file_without_header_and_end_not_e01() -> None:
+    session = LanesSession(LanesConfig())
+    report = session.play_turn({"P1": Answer(""), "P2": Answer("", absent=Absent.NO_FILE)})
+    assert [line[:3] for line in report.rejected["P1"]] == ["E03", "E04"]
+    assert report.rejected["P2"] == ("E01 bot wrote no commands.txt",)
 
 
 def test_inputs_hide_the_opponents_money_and_show_turn_and_seat() -> None:

@@ -28,6 +28,10 @@ BOTS = {
                          'if state["turn"] == 1:\n    time.sleep(20)\n',
     # writes nothing: status no_file, the pool carries over
     "silent": PRELUDE,
+    # an empty orders.txt: a file all the same, status ok (no orders)
+    "empty": PRELUDE + 'open("orders.txt", "w").close()\n',
+    # orders.txt as a symlink out of its folder: the core refuses to read it, status refused
+    "escaper": PRELUDE + 'os.symlink("/etc/hostname", "orders.txt")\n',
     # 1 MiB of orders: the first 64 KiB are read (500 orders, then E_TOO_MANY_ORDERS), status too_large
     "flood": PRELUDE + 'open("orders.txt", "w").write(f"deploy 1 {mine[0]}\\n" * ((1 << 20) // 10))\n',
     # writes an order and then exits 1: status crash, its orders still count like a timed-out bot's
@@ -81,6 +85,16 @@ def test_p3_p4_faults_through_the_core(tmp_path: Path) -> None:
     assert len(logged) == 64 * 1024 + 1  # the core read 64 KiB + 1 (to tell "larger"); 64 KiB of it count
     first, second = state_of(log, 1, "B"), state_of(log, 2, "B")
     assert second["me"]["pool"] == first["me"]["pool"] + second["me"]["income"]["total"]  # pool carried over
+    assert main(["verify", str(log)], out=io.StringIO(), err=io.StringIO()) == 0
+
+
+def test_an_empty_file_is_ok_and_a_refused_one_refused_through_the_core(tmp_path: Path) -> None:
+    log = play(tmp_path, ["empty", "escaper"])
+    statuses = {seat: state_of(log, 2, seat)["last_turn"]["bot"]["status"] for seat in "AB"}
+    assert statuses == {"A": "ok", "B": "refused"}
+    for seat in "AB":  # neither deployed: both pools carried over
+        first, second = state_of(log, 1, seat), state_of(log, 2, seat)
+        assert second["me"]["pool"] == first["me"]["pool"] + second["me"]["income"]["total"]
     assert main(["verify", str(log)], out=io.StringIO(), err=io.StringIO()) == 0
 
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from warzone_helpers import DATA, MAPS, load_map
 
-from runner.games.interface import Answer
+from runner.games.interface import Absent, Answer
 from runner.games.warzone.protocol.config import KEYS, ConfigError, parse_config, render_config
 from runner.games.warzone.protocol.orders_text import index_names, parse_orders
 from runner.games.warzone.rules.orders import render_order
@@ -178,8 +178,8 @@ def test_p4_statuses_and_partial_files() -> None:
     session = WarzoneSession(GATES, Rules(), ("A", "B", "C"), 11)
     pools = {seat: session.state.players[seat].pool for seat in "ABC"}
     owned = session.state.owned_by("A")[0]
-    report = session.play_turn({"A": Answer(f"deploy 5 {owned}", Fault.TIMEOUT), "B": Answer(""),
-                                "C": Answer("", Fault.CRASH)})
+    report = session.play_turn({"A": Answer(f"deploy 5 {owned}", Fault.TIMEOUT),
+                                "B": Answer("", absent=Absent.NO_FILE), "C": Answer("", Fault.CRASH)})
     assert report.record["bots"] == {"A": {"status": "timeout", "seconds": 0.0},
                                      "B": {"status": "no_file", "seconds": 0.0},
                                      "C": {"status": "crash", "seconds": 0.0}}
@@ -188,6 +188,16 @@ def test_p4_statuses_and_partial_files() -> None:
     statuses = {seat: json.loads(i.files["state.json"])["last_turn"]["bot"]["status"]
                 for seat, i in session.inputs().items()}
     assert statuses == {"A": "timeout", "B": "no_file", "C": "crash"}
+
+
+def test_an_empty_orders_file_is_ok_and_a_refused_one_is_refused() -> None:
+    """spec 4.2 `last_turn.bot.status`: an empty orders.txt is a file (ok, no orders); one the core would not
+    read (a symlink out of the folder, ...) is `refused`; both leave the pool to carry over."""
+    session = WarzoneSession(GATES, Rules(), ("A", "B", "C"), 11)
+    report = session.play_turn({"A": Answer(""), "B": Answer("", absent=Absent.REFUSED),
+                                "C": Answer("", absent=Absent.NO_FILE)})
+    assert {seat: bot["status"] for seat, bot in report.record["bots"].items()} == {
+        "A": "ok", "B": "refused", "C": "no_file"}
 
 
 def test_shared_fragments_render_the_same_bytes() -> None:
