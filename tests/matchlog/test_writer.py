@@ -52,8 +52,9 @@ def test_existing_round_is_a_one_line_error(tmp_path: Path) -> None:
 def test_jsonl_lines_and_binary_side_files(tmp_path: Path) -> None:
     writer = MatchLogWriter(tmp_path / "m", NAMES)
     writer.append_line("log.jsonl", '{"turn":1}\n')
+    assert (tmp_path / "m" / "log.jsonl").read_text() == '{"turn":1}\n'  # on disk at once: a SIGKILL loses no turn
     writer.append_line("log.jsonl", '{"turn":2}\n')
     writer.write_file("map.map", b"[continents]\r\n\xff")
-    writer.close()  # the line log stays open (and buffered) for the match
+    writer.close()  # the line log stays open for the match
     assert (tmp_path / "m" / "log.jsonl").read_text() == '{"turn":1}\n{"turn":2}\n'
     assert (tmp_path / "m" / "map.map").read_bytes() == b"[continents]\r\n\xff"
