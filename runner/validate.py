@@ -42,7 +42,7 @@ def validate_path(path: Path | str, kind: str | None = None, options: dict[str, 
     if kind in CORE_KINDS:
         return [validate_file(path, kind)]
     if path.is_dir() and kind is None and (path / "bot.json").is_file() and not (path / "match.json").is_file():
-        return [validate_bot_folder(path)]
+        return [validate_bot_folder(path, options.get("game"))]
     if path.is_file() and kind is None:
         core_kind = detect_core_kind(path)
         if core_kind is not None:
@@ -98,26 +98,30 @@ def validate_file(path: Path, kind: str) -> FileReport:
     return FileReport(path, kind, tuple(_CHECKERS[kind](path, raw)))
 
 
-def validate_bot_folder(folder: Path) -> FileReport:
+def validate_bot_folder(folder: Path, game: str | None = None) -> FileReport:
     """A bot folder: its bot.json, then everything `td-runner match` checks before round 0 (`load_bot`:
-    botLocation folder, bot file, interpreter, a Python bot's requirements), each problem on its own."""
+    botLocation folder, bot file, interpreter, a Python bot's requirements), each problem on its own.
+
+    With `game` (validate --game) the launch table is exactly that game's match's; without, a bot.json names
+    no game, so a language any game adds (Invaders' koth-js) is accepted."""
     source = folder / "bot.json"
     report = validate_file(source, BOT)
     if report.unreadable is not None:
         return report
     try:
-        problems = check_bot_folder(folder, launch_languages())
+        problems = check_bot_folder(folder, launch_languages(game))
     except UserError:  # not a JSON object: the report above says so
         return report
     return FileReport(source, BOT, tuple(problems))
 
 
-def launch_languages() -> dict[str, tuple[str, ...]]:
-    """The languages `td-runner match` adds to the launch table: every game's (koth-js), then those of
-    ./game-runner-config.json when it is valid (an invalid one is reported when it is validated)."""
+def launch_languages(game: str | None = None) -> dict[str, tuple[str, ...]]:
+    """The languages `td-runner match --game GAME` adds to the launch table: the game's own (every game's
+    when None: koth-js), then those of ./game-runner-config.json when it is valid (an invalid one is reported
+    when it is validated)."""
     languages: dict[str, tuple[str, ...]] = {}
-    for game in all_games():
-        languages.update(game.languages)
+    for each in [get_game(game)] if game else all_games():
+        languages.update(each.languages)
     path = Path(config.RUNNER_CONFIG_NAME)
     if path.is_file():
         try:

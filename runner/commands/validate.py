@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
                         help="a file, a match-log folder (every file in it) or a bot folder (its bot.json)")
     parser.add_argument("--kind", choices=kinds(),
                         help="check every PATH as this kind of file instead of detecting it from its name/content")
-    parser.add_argument("--game", help="the game whose files these are (default: detected)")
+    parser.add_argument("--game", help="the game whose files these are (default: detected); for a bot folder, "
+                        "check its language as `match --game GAME` would (default: any game's)")
     parser.add_argument("--lenient", action="store_true", help="maps: accept what the lenient reader accepts")
 
 

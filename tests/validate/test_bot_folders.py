@@ -112,6 +112,9 @@ def test_a_games_language_is_known(tmp_path: Path) -> None:
         pytest.skip("node not installed (koth-js bots run in node)")
     folder = Path(shutil.copytree(REPO / "starter-bots" / "invaders" / "koth-army", tmp_path / "koth-army"))
     assert _run(folder) == (0, "", "1 file valid\n")
+    assert _run(folder, "--game", "invaders") == (0, "", "1 file valid\n")
+    code, out, _ = _run(folder, "--game", "tower-defence")  # as `match --game tower-defence` would refuse it
+    assert code == 1 and "koth-js" in out and out.count("\n") == 1
 
 
 def test_runner_config_in_the_working_folder_adds_languages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
