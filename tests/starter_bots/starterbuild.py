@@ -1,4 +1,4 @@
-"""Building the starter bots for tests, in a private copy of starter-bots/ (the runner never builds bots).
+"""Building the starter bots for tests, in a private copy of starter-bots/, with `td-runner build` as a user would.
 
 A language whose toolchain is missing is skipped with the reason; a build that fails with the toolchain
 present is a test failure.
@@ -6,12 +6,14 @@ present is a test failure.
 
 from __future__ import annotations
 
+import io
 import shutil
-import subprocess
 from pathlib import Path
 
 import attrs
 import pytest
+
+from runner.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 STARTER_BOTS = REPO / "starter-bots"
@@ -63,7 +65,7 @@ def _missing_tool(language: str) -> str | None:
 
 
 def build_all(root: Path) -> BuiltBots:
-    """Copy starter-bots/ into `root` and run each build.sh whose toolchain is installed."""
+    """Copy starter-bots/ into `root` and build each one whose toolchain is installed (`td-runner build`)."""
     missing: dict[str, str] = {}
     for language in (*LANGUAGES, "reference"):
         shutil.copytree(STARTER_BOTS / language, root / language, ignore=BUILD_LEFTOVERS)
@@ -72,14 +74,7 @@ def build_all(root: Path) -> BuiltBots:
         if reason is not None:
             missing[language] = reason
             continue
-        build = root / language / "build.sh"
-        if build.exists():
-            result = subprocess.run(
-                ["sh", str(build)],
-                capture_output=True,
-                text=True,
-                timeout=600,
-                check=False,
-            )
-            assert result.returncode == 0, f"{language}/build.sh failed:\n{result.stdout}{result.stderr}"
+        out, err = io.StringIO(), io.StringIO()  # the user's way: `td-runner build` (build.sh, cargo, go, ...)
+        code = main(["build", "--verbose", str(root / language)], out=out, err=err)
+        assert code == 0, f"td-runner build {language} failed:\n{out.getvalue()}{err.getvalue()}"
     return BuiltBots(root, missing)
