@@ -2,11 +2,13 @@
 
 The bot folder is watched with watchdog. Events are debounced; files the runner itself writes into a bot
 folder (the game's input files, the answer file), editor temp files and caches are ignored, and a hash of
-the remaining files' contents decides whether anything really changed. Each run plays every opponent
-(default: the game's reference bot) once per seed 0..N-1 with the bot in the first seat, writes the logs
-under `--output/run-NNN/` and an HTML replay per match, and prints a one-screen summary: results per
-opponent and what changed since the previous run, the first invalid command and its reason, the replay
-to look at. Ctrl-C stops it (exit 0).
+the remaining files' contents decides whether anything really changed. Each run plays every table once per
+seed 0..N-1 with the bot in the first seat: 1 vs 1 against each opponent (default: the game's reference
+bot), or with `--players N` the bot and N-1 opponents taken in order and cycled (watch_run.py). It writes the
+logs under `--output/run-NNN/` and an HTML replay per match, and prints a one-screen summary
+(watch_summary.py): results per table and what changed since the previous run, the bot's place per seed
+when more than two play, the first invalid command and its reason, the replay to look at. Ctrl-C stops it
+(exit 0).
 """
 
 from __future__ import annotations
@@ -18,14 +20,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import attrs
 
 from runner.commands.options import add_game_options, chosen_options
+from runner.commands.watch_run import MatchResult, WatchPlan, play_run, seat_tables
+from runner.commands.watch_summary import render_summary
 from runner.errors import ExitCode, UserError
 from runner.games import DEFAULT_GAME, GAMES, get_game
 from runner.games.interface import Game
+
+__all__ = ["MatchResult", "WatchPlan", "content_hash", "render_summary", "runner_files", "watch"]
 
 HELP = "watch a bot folder and re-run seeded matches against opponents after every change, with a summary"
 EXITS = "exit codes: 0 stopped (Ctrl-C, or --runs reached), 2 bad input, 70 a bug"
@@ -49,8 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.add_argument("opponents", nargs="*", metavar="OPPONENT",
                         help="opponent bot folders (default: the game's reference bot)")
     parser.add_argument("--game", help=f"the game: {', '.join(GAMES)} (default {DEFAULT_GAME})")
-    parser.add_argument("--seeds", type=int, default=2, metavar="N", help="matches per opponent, seeds 0..N-1 "
-                        "(default 2)")
+    parser.add_argument("--players", type=int, default=2, metavar="N",
+                        help="seats per match: the bot and N-1 opponents, taken in order and cycled (default 2; "
+                        "the game's player counts, e.g. warzone 2-6)")
+    parser.add_argument("--seeds", type=int, default=2, metavar="N", help="matches per opponent (per table with "
+                        "--players), seeds 0..N-1 (default 2)")
     parser.add_argument("--output", type=Path, default=Path("matches/watch"), metavar="DIR",
                         help="where each run's logs go, one folder per run (default matches/watch)")
     parser.add_argument("--debounce-ms", type=int, default=400, metavar="MS",
@@ -94,143 +100,6 @@ def content_hash(folder: Path, ignored_names: frozenset[str]) -> str:
             continue  # removed while we looked: the next event says so
         digest.update(str(relative).encode() + b"\0" + hashlib.sha256(data).digest())
     return digest.hexdigest()
-
-
-# --- one run ---------------------------------------------------------------------------------------------
-
-
-@attrs.frozen
-class MatchResult:
-    opponent: str
-    seed: int
-    log: Path
-    outcome: str  # "won", "drew", "lost"
-    score: float | None
-    score_name: str | None
-    faults: int
-    invalid: int
-    first_invalid: str | None
-    replay: Path | None
-
-
-@attrs.frozen
-class WatchPlan:
-    game: Game
-    bot: Path
-    opponents: tuple[Path, ...]
-    seeds: int
-    output: Path
-    options: dict[str, Any]
-    timeout_ms: int | None
-    debounce: float
-    runs: int | None
-
-
-def _outcome(summary, seat: str) -> str:
-    winner = summary.winner
-    if winner == seat:
-        return "won"
-    if winner is None and (summary.outcome is None or summary.outcome.draw or seat in summary.outcome.ranking[0]):
-        return "drew"
-    return "lost"
-
-
-def _first_invalid(log: Path, seat_index: int) -> tuple[int, str | None, Path | None]:
-    """Invalid answers of the bot, the first one as text, and the HTML replay written (None if it failed)."""
-    from runner.replay.html import build_record, default_target, render_page
-
-    try:
-        record, board_js = build_record(log)
-    except UserError:
-        return 0, None, None
-    target = default_target(log)
-    target.write_text(render_page(record, board_js), encoding="utf-8")
-    word = record.get("turn_word", "turn").lower()
-    found = [(record["turns"][i], record["commands"][seat_index][i], text)
-             for i, (kind, text) in enumerate(record["rulings"][seat_index]) if kind == "invalid"]
-    if not found:
-        return 0, None, target
-    turn, command, text = found[0]
-    shown = command.strip().replace("\n", " | ")
-    shown = shown if len(shown) <= 60 else shown[:57] + "..."
-    return len(found), f"{word} {turn}: {shown!r} -> {text}", target
-
-
-def play_run(plan: WatchPlan, number: int) -> list[MatchResult]:
-    from runner.bots.limits import Limits
-    from runner.play import play_match
-
-    folder = plan.output / f"run-{number:03d}"
-    results = []
-    limits = Limits(timeout_ms=plan.timeout_ms) if plan.timeout_ms else None
-    seat = plan.game.seats(2)[0]
-    for opponent in plan.opponents:
-        for seed in range(plan.seeds):
-            log = folder / f"{opponent.name}-seed{seed}"
-            summary = play_match(plan.game, [plan.bot, opponent], log, options=plan.options, seed=seed,
-                                 limits=limits)
-            if summary.interrupted:
-                raise KeyboardInterrupt
-            mine = summary.standings.get(seat, {})
-            score_name = next(iter(mine), None)
-            tally = summary.tallies[seat]
-            invalid, first, replay = _first_invalid(log, 0)
-            results.append(MatchResult(
-                opponent.name, seed, log, _outcome(summary, seat),
-                mine.get(score_name) if score_name else None, score_name,
-                tally.timeouts + tally.crashes, max(invalid, tally.invalid_commands), first, replay))
-    return results
-
-
-def _tally(results: list[MatchResult]) -> dict[str, dict[str, Any]]:
-    by: dict[str, dict[str, Any]] = {}
-    for r in results:
-        entry = by.setdefault(r.opponent, {"won": 0, "drew": 0, "lost": 0, "scores": [], "faults": 0,
-                                           "invalid": 0, "score_name": r.score_name})
-        entry[r.outcome] += 1
-        if isinstance(r.score, (int, float)):
-            entry["scores"].append(r.score)
-        entry["faults"] += r.faults
-        entry["invalid"] += r.invalid
-    for entry in by.values():
-        entry["score"] = sum(entry["scores"]) / len(entry["scores"]) if entry["scores"] else None
-    return by
-
-
-def _change(now: float | int | None, before: float | int | None) -> str:
-    if before is None or now is None:
-        return ""
-    delta = now - before
-    if delta == 0:
-        return " (=)"
-    return f" ({'+' if delta > 0 else ''}{delta:g})"
-
-
-def render_summary(number: int, why: str, seconds: float, results: list[MatchResult],
-                   previous: list[MatchResult] | None, folder: Path) -> list[str]:
-    """The one-screen summary of a run, compared with the previous run when there was one."""
-    now, before = _tally(results), _tally(previous or [])
-    lines = [f"run {number} ({why}): {len(results)} matches in {seconds:.1f} s; logs in {folder}"]
-    for opponent, entry in now.items():
-        old = before.get(opponent)
-        record = f"{entry['won']}-{entry['drew']}-{entry['lost']}"
-        was = f" (was {old['won']}-{old['drew']}-{old['lost']})" if old else ""
-        score = ""
-        if entry["score"] is not None:
-            score = f"  {entry['score_name']} {entry['score']:g}{_change(entry['score'], old and old['score'])}"
-        lines.append(f"  vs {opponent}: won-drew-lost {record}{was}{score}  faults {entry['faults']}"
-                     f"{_change(entry['faults'], old and old['faults'])}  invalid {entry['invalid']}"
-                     f"{_change(entry['invalid'], old and old['invalid'])}")
-    first = next((r for r in results if r.first_invalid), None)
-    if first is not None:
-        lines.append(f"  first invalid command: vs {first.opponent} seed {first.seed}, {first.first_invalid}")
-    else:
-        lines.append("  no invalid command")
-    shown = next((r for r in results if r.outcome != "won" and r.replay), None) or next(
-        (r for r in results if r.replay), None)
-    if shown is not None:
-        lines.append(f"  replay: {shown.replay}" + (f" ({shown.outcome} vs {shown.opponent}, seed {shown.seed})"))
-    return lines
 
 
 # --- the watch loop --------------------------------------------------------------------------------------
@@ -314,6 +183,8 @@ def _plan(args: argparse.Namespace) -> WatchPlan:
     bot = Path(args.bot)
     if not (bot / "bot.json").is_file():
         raise UserError(f"{bot}: not a bot folder (no bot.json)")
+    if args.players not in game.player_counts:
+        raise UserError(f"--players {args.players}: {game.name} is played by {_counts(game.player_counts)} players")
     if args.seeds < 1:
         raise UserError(f"--seeds must be at least 1, got {args.seeds}")
     if args.debounce_ms < 0:
@@ -324,15 +195,23 @@ def _plan(args: argparse.Namespace) -> WatchPlan:
         if reference is None or not (STARTER_BOTS / reference / "bot.json").is_file():
             raise UserError(f"{game.name}: no reference bot to play against; name an OPPONENT")
         opponents = [STARTER_BOTS / reference]
-    if 2 not in game.player_counts:
-        raise UserError(f"{game.name}: watch plays 2-player matches, the game takes {game.player_counts}")
     from runner.play import plan_match
 
     options = chosen_options(args, game.options)
-    for opponent in opponents:  # every problem (bot.json, --map, ...) before the first run
-        plan_match(game, [bot, opponent], options=options)
-    return WatchPlan(game, bot, tuple(opponents), args.seeds, args.output, options, args.timeout_ms,
+    tables = seat_tables(opponents, args.players)
+    for table in tables:  # every problem (bot.json, --map, ...) before the first run
+        plan_match(game, [bot, *table.opponents], options=options)
+    return WatchPlan(game, bot, tables, args.players, args.seeds, args.output, options, args.timeout_ms,
                      args.debounce_ms / 1000, args.runs)
+
+
+def _counts(counts: tuple[int, ...]) -> str:
+    """(2,) -> '2'; (2, 3, 4, 5, 6) -> '2 to 6'; (2, 4) -> '2 or 4'."""
+    if len(counts) == 1:
+        return str(counts[0])
+    if list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
 
 
 def run(args: argparse.Namespace, streams) -> int:
@@ -341,8 +220,12 @@ def run(args: argparse.Namespace, streams) -> int:
     def out(line: str) -> None:
         print(line, file=streams.out, flush=True)
 
-    out(f"watching {plan.bot}: {plan.game.name}, {len(plan.opponents)} opponent(s) x {plan.seeds} seed(s); "
-        f"logs under {plan.output}")
+    if plan.players == 2:
+        matches = f"{len(plan.tables)} opponent(s) x {plan.seeds} seed(s)"
+    else:
+        tables = " | ".join(f"the bot + {table.label}" for table in plan.tables)
+        matches = f"{plan.players} players ({tables}), {plan.seeds} seed(s) per table"
+    out(f"watching {plan.bot}: {plan.game.name}, {matches}; logs under {plan.output}")
     try:
         watch(plan, out, threading.Event())
     except KeyboardInterrupt:
