@@ -238,7 +238,7 @@ class MatchRunner:
         self.limits = {seat: self._limits_for(seat) for seat in self.players}  # after the log folder exists
         self.persistent: dict[str, PersistentBot] = {
             p.seat: PersistentBot(p.bot, self.limits[p.seat], game.accept_line, game.answer_file.name,
-                                  settings.startup_ms)
+                                  settings.startup_ms, game.answers_in_order)
             for p in settings.players
             if p.bot is not None and uses_persistent(game, p.bot)
         }

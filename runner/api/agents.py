@@ -78,7 +78,7 @@ class FolderAgent:
         if uses_persistent(self.game, self.bot):
             game = self.game
             self.persistent = PersistentBot(self.bot, self.limits, game.accept_line, game.answer_file.name,
-                                            self.startup_ms)
+                                            self.startup_ms, game.answers_in_order)
         self.episode = episode
 
     def act(self) -> Answer:

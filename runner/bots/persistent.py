@@ -69,10 +69,15 @@ class PersistentBot:
     """One long-lived bot process; `ask` once per turn, `close` at the end."""
 
     def __init__(self, bot: BotDefinition, limits: Limits, accept: AcceptLine, answer_name: str = "command.txt",
-                 startup_ms: int = STARTUP_MS) -> None:
+                 startup_ms: int = STARTUP_MS, answers_in_order: bool = False) -> None:
         self.bot = bot
         self.limits = limits
         self.accept = accept
+        #: `Game.answers_in_order`: every accepted line answers the oldest request still owed one, so after a
+        #: time-out the next accepted line is the late answer and is dropped (`late` counts those owed)
+        self.answers_in_order = answers_in_order
+        self.late = 0
+        self.late_dropped = 0
         self.answer_name = answer_name
         self.startup_ms = startup_ms
         self.proc: subprocess.Popen[bytes] | None = None
@@ -200,6 +205,9 @@ class PersistentBot:
         seconds = time.perf_counter() - request.started
         if output.dropped:
             events.append(f"output truncated: {format_size(output.dropped)} dropped")
+        if self.late_dropped:
+            count, self.late_dropped = self.late_dropped, 0
+            events.append(f"dropped {count} late answer{'s' if count > 1 else ''} to an earlier turn")
         if answer is not None:
             return TurnOutcome(TurnStatus.OK, answer, seconds, output.text(), None, tuple(events))
         if self.dead_reason is not None:
@@ -208,6 +216,8 @@ class PersistentBot:
                                self._dead_detail())
         what = "start-up and first answer" if request.starting else "answer"
         events.append(f"no {what} within {request.limit_ms} ms; the bot keeps running, a late answer is dropped")
+        if self.answers_in_order:
+            self.late += 1
         return TurnOutcome(TurnStatus.TIMEOUT, "", seconds, output.text(), None, tuple(events),
                            f"did not answer within {seconds_text(request.limit_ms)}")
 
@@ -284,6 +294,10 @@ class PersistentBot:
         self.pending = lines.pop()
         for index, raw in enumerate(lines):
             answer = self.accept(raw.decode("utf-8", errors="replace").removesuffix("\r"), turn)
+            if answer is not None and self.late:  # the answer to a turn that timed out: not this turn's
+                self.late -= 1
+                self.late_dropped += 1
+                answer = None
             if answer is not None:
                 self.pending = b"\n".join([*lines[index + 1 :], self.pending])  # next turn's (stale) lines
                 return answer

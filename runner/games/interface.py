@@ -304,6 +304,10 @@ class Game(Protocol):
     languages: Mapping[str, tuple[str, ...]]  # botLanguage -> launch argv template the game adds (koth-js)
     tools: tuple[Tool, ...]  # the game's own subcommands (`td-runner warzone-map`)
     time_budget: TimeBudget | None  # a mean answer time limit over blocks of turns, besides timeout_ms
+    #: a persistent bot answers each request with exactly one stdout line, in order, and the lines carry no
+    #: turn number (Invaders): after a time-out the core drops the late line instead of taking it as the next
+    #: turn's answer. False: `accept_line` tells a stale line itself (Tower Defence's `C;<round>;...`).
+    answers_in_order: bool
 
     def seats(self, player_count: int) -> tuple[str, ...]:
         """The seat names for this many players (`A`, `B`; `A`..`F`; `defender`, `invader`)."""
@@ -364,6 +368,7 @@ class GameDefaults:
     languages: Mapping[str, tuple[str, ...]] = {}
     tools: tuple[Tool, ...] = ()
     time_budget: TimeBudget | None = None
+    answers_in_order: bool = False
 
     def config_problems(self, data: Any) -> list[Any]:
         return []

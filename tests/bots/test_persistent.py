@@ -134,6 +134,31 @@ def test_a_slow_answer_times_out_and_is_dropped_next_turn(persistent) -> None:
     assert late.output == f"C;1;{first.command.split(',')[0]},1\n"  # the stale answer is output
 
 
+def test_in_order_answers_without_turn_numbers_drop_the_late_line(python_bot) -> None:
+    """Invaders' lines carry no turn (`Game.answers_in_order`): after a time-out, the next line is the late
+    answer, dropped, and every later turn still gets its own answer (not the one before)."""
+    folder = python_bot("""
+        import sys, time
+        for line in sys.stdin:
+            turn = int(line)
+            if turn == 1:
+                time.sleep(2.0)
+            print(f"answer {turn}", flush=True)
+    """)
+    bot = PersistentBot(load_bot(folder), Limits(timeout_ms=1000), lambda line, turn: line, "none.txt",
+                        10_000, answers_in_order=True)
+    try:
+        assert bot.ask(0, {}, "0").command == "answer 0"
+        assert bot.ask(1, {}, "1").status is TurnStatus.TIMEOUT
+        time.sleep(1.5)  # the late "answer 1" arrives meanwhile
+        second = bot.ask(2, {}, "2")
+        assert (second.status, second.command) == (TurnStatus.OK, "answer 2")
+        assert second.output == "answer 1\n" and "dropped 1 late answer to an earlier turn" in second.events
+        assert bot.ask(3, {}, "3").command == "answer 3"
+    finally:
+        bot.close()
+
+
 def test_the_start_up_limit_is_for_the_first_turn_only(persistent) -> None:
     slow_start = persistent("""
         time.sleep(1.5)

@@ -40,6 +40,7 @@ class InvadersGame(GameDefaults):
     answer_file = AnswerFile()  # unused: invaders bots answer on stdout
     timeout_ms = 1000  # spec 18: the hard per-answer ceiling
     time_budget = TimeBudget(block_turns=100, mean_ms=15.0)  # spec 18: 15 ms on average over each 100 turns
+    answers_in_order = True  # spec 18: one line per request line, no turn number in it
     log = JsonlLog()
     options = (
         Option(
