@@ -1,5 +1,6 @@
-"""One module per `td-runner` subcommand.
+"""One module per `td-runner` subcommand, plus the helpers some share or split out (`options.py`: game options
+as flags; `watch_run.py`, `watch_summary.py`: one watch run and its summary).
 
-Each module exposes `HELP` (one line), `add_arguments(parser)` and `run(args, streams) -> int`. Modules
+Each subcommand module exposes `HELP` (one line), `add_arguments(parser)` and `run(args, streams) -> int`. Modules
 raise `UserError` for problems the user can fix; only runner/cli.py turns exceptions into exit codes.
 """
