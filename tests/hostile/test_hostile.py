@@ -91,8 +91,8 @@ class Attack:
 
 
 ATTACKS = {
-    "hang": Attack(expect(TurnStatus.TIMEOUT, "", ("timed out after 400 ms, process tree killed",)), Limits(timeout_ms=400)),
-    "linger": Attack(expect(TurnStatus.TIMEOUT, "1,2,0", ("timed out after 400 ms, process tree killed",)), Limits(timeout_ms=400)),
+    "hang": Attack(expect(TurnStatus.TIMEOUT, "", ("timed out after 1000 ms, process tree killed",)), Limits(timeout_ms=1000)),
+    "linger": Attack(expect(TurnStatus.TIMEOUT, "1,2,0", ("timed out after 1000 ms, process tree killed",)), Limits(timeout_ms=1000)),
     "crash": Attack(crash),
     "flood": Attack(flood, Limits(timeout_ms=20000)),
     "memory-hog": Attack(memory_hog, Limits(timeout_ms=10000, memory_bytes=512 * MiB), turns=1),

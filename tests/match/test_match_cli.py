@@ -92,7 +92,7 @@ def test_misbehaving_bots_are_counted_and_the_match_goes_on(tmp_path: Path, bots
 
 
 def test_silent_and_hanging_bots(tmp_path: Path, bots: Path) -> None:
-    code, _, _, folder = play(tmp_path, bots / "idle", bots / "sleeper", "--max-rounds", "1", "--timeout-ms", "300")
+    code, _, _, folder = play(tmp_path, bots / "idle", bots / "sleeper", "--max-rounds", "1", "--timeout-ms", "1000")
     assert code == 0
     idle, sleeper = read_match_json(folder)["players"]
     assert idle["timeouts"] == idle["crashes"] == idle["invalid_commands"] == 0
