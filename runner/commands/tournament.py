@@ -7,6 +7,7 @@ them). Results go to DIR/games.jsonl and DIR/matches/; the standings to DIR/stan
 from __future__ import annotations
 
 import argparse
+import contextlib
 from pathlib import Path
 
 from rich.console import Console
@@ -18,7 +19,7 @@ from runner.commands.standings import print_standings
 from runner.errors import ExitCode, UserError
 from runner.games import DEFAULT_GAME, GAMES, get_game
 from runner.interrupts import Terminated, sigterm_as_interrupt
-from runner.tournament.dask_backend import LOCAL, DaskBackend
+from runner.tournament.dask_backend import DaskBackend, DaskConnection
 from runner.tournament.local import LocalBackend, default_workers
 from runner.tournament.records import GameRecord
 from runner.tournament.run import TournamentSettings, claim_folder, prepare, run_tournament
@@ -57,13 +58,22 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.add_argument("--game-config", type=Path, help="game rules file (as td-runner match)")
     parser.add_argument("--timeout-ms", type=int, help="wall-clock limit per bot turn (default: the game's)")
     parser.add_argument("--startup-ms", type=int, help="persistent bots: limit of the start-up (default 10000)")
-    parser.add_argument("--match-timeout", type=float, metavar="SECONDS", help="end a match that runs longer "
-                        "(it is reported and not recorded; default none)")
+    parser.add_argument("--match-timeout", type=_seconds, metavar="SECONDS", help="stop a match that runs longer, at "
+                        "the end of the turn in progress; it is recorded as unfinished: no winner, not rated, not "
+                        "played again by --resume (default: no limit)")
     parser.add_argument("--sandbox", action="store_true", help="run bots under bubblewrap (as td-runner match)")
     parser.add_argument("--quiet", action="store_true", help="no line per match, only the standings")
     name = _game_named_in(argv)
     game = get_game(name if name in GAMES else DEFAULT_GAME)
     add_game_options(parser.add_argument_group(f"{game.name} options"), game.options)  # type: ignore[arg-type]
+
+
+def _seconds(text: str) -> float:
+    """argparse type: a number (its range is checked with the other settings, in `prepare`)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
 
 
 def settings_from(args: argparse.Namespace) -> TournamentSettings | None:
@@ -105,6 +115,7 @@ class _Progress:
                             transient=True, disable=not terminal)
         self.task = None
         self.failures = 0
+        self.unfinished = 0  # matches stopped at --match-timeout in this run
 
     def started(self, total: int, done: int, workers: int) -> None:
         left = total - done
@@ -115,6 +126,7 @@ class _Progress:
 
     def finished(self, record: GameRecord, done: int, total: int) -> None:
         self.bar.update(self.task, completed=done)
+        self.unfinished += record.unfinished is not None
         if not self.quiet:
             self.bar.console.file.flush()
             print(f"[{done}/{total}] {describe(record)}", file=self.out, flush=True)
@@ -131,6 +143,9 @@ class _Progress:
 def describe(record: GameRecord) -> str:
     """`Tiny1 beats Tiny0 (max_rounds, 3 rounds, 1.2 s)`, or a table's ranking `A > B = C`."""
     names = {seat.seat: seat.bot for seat in record.seats}
+    if record.unfinished:
+        return (f"{' vs '.join(names.values())} unfinished: {record.unfinished} (seed {record.seed}, "
+                f"{record.wall_seconds:.1f} s) {record.log or ''}").rstrip()
     if len(record.seats) == 2 and record.winner is not None:
         loser = next(seat.seat for seat in record.seats if seat.seat != record.winner)
         verdict = f"{names[record.winner]} beats {names[loser]}"
@@ -152,32 +167,40 @@ def run(args: argparse.Namespace, streams) -> int:
     settings = settings_from(args)
     game_name = settings.game if settings else (args.game or DEFAULT_GAME)
     folder = args.output or DEFAULT_OUTPUT / game_name
-    settings = claim_folder(folder, settings)
-    prepared = prepare(settings)
+    if settings is None:
+        settings = claim_folder(folder, None)  # --resume alone: the stored settings
+    prepared = prepare(settings)  # every input checked before the folder is claimed: a typo leaves no trace
     for entrant in prepared.entrants:
         if not entrant.can_start:
             print(f"warning: {entrant.name} cannot start, it loses every match: {entrant.problem}", file=streams.err)
     seats = len(prepared.schedule[0].seats) if prepared.schedule else 2
     workers = args.workers or default_workers(seats)
-    if args.dask:
-        backend_for = lambda bot_dirs: DaskBackend(args.dask, workers if args.dask == LOCAL else None, bot_dirs)  # noqa: E731
-    else:
-        backend_for = lambda bot_dirs: LocalBackend(workers, bot_dirs)  # noqa: E731
     reporter = _Progress(streams, args.quiet)
-    try:
-        with sigterm_as_interrupt():
-            standings = run_tournament(prepared, folder, backend_for, reporter)
-    except KeyboardInterrupt as stop:
-        reporter.stop()
-        terminated = isinstance(stop, Terminated)
-        print(f"{'terminated' if terminated else 'interrupted'}: the finished matches are in {folder / 'games.jsonl'}; "
-              f"continue with: td-runner tournament --resume --output {folder}", file=streams.err)
-        return ExitCode.TERMINATED if terminated else ExitCode.INTERRUPTED
-    finally:
-        reporter.stop()
+    with contextlib.ExitStack() as stack:
+        if args.dask is not None:  # a bad address or a missing package: one line, and the folder untouched
+            connection = stack.enter_context(DaskConnection(args.dask, workers))
+            backend_for = lambda bot_dirs: DaskBackend(connection, bot_dirs)  # noqa: E731
+        else:
+            backend_for = lambda bot_dirs: LocalBackend(workers, bot_dirs)  # noqa: E731
+        claim_folder(folder, settings)
+        try:
+            with sigterm_as_interrupt():
+                standings = run_tournament(prepared, folder, backend_for, reporter)
+        except KeyboardInterrupt as stop:
+            reporter.stop()
+            terminated = isinstance(stop, Terminated)
+            print(f"{'terminated' if terminated else 'interrupted'}: the finished matches are in "
+                  f"{folder / 'games.jsonl'}; continue with: td-runner tournament --resume --output {folder}",
+                  file=streams.err)
+            return ExitCode.TERMINATED if terminated else ExitCode.INTERRUPTED
+        finally:
+            reporter.stop()
     print_standings(standings.to_json(), streams.out)
     print(f"standings: {folder / 'standings.json'}, {folder / 'standings.csv'}; games: {folder / 'games.jsonl'}",
           file=streams.out)
+    if reporter.unfinished:
+        print(f"warning: {reporter.unfinished} matches reached --match-timeout {settings.match_timeout_s:g} s and "
+              "are recorded as unfinished (no winner, not rated, not played again by --resume)", file=streams.err)
     if reporter.failures:
         print(f"warning: {reporter.failures} matches could not be played; run again with --resume to retry them",
               file=streams.err)

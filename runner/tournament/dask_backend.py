@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import shutil
@@ -27,6 +28,7 @@ from runner.tournament.task import MatchResult, MatchTask, run_task
 
 RETRIES = 2
 LOCAL = "local"
+CONNECT_TIMEOUT = "10s"  # how long a scheduler that refuses or does not answer is retried
 
 
 def import_distributed() -> Any:
@@ -37,60 +39,86 @@ def import_distributed() -> Any:
     return distributed
 
 
-class DaskBackend:
-    """Submits every match to a cluster; `run` calls `done` in the calling thread as results arrive."""
+class DaskConnection:
+    """A client of the cluster (with `local`, of the LocalCluster it starts), opened as a context manager before
+    the tournament starts, so a missing package or a bad address is one error line up front, not a tournament
+    that announced its matches and then stopped."""
 
-    def __init__(self, address: str, workers: int | None, bot_dirs: Mapping[str, Path], *,
-                 processes: bool = True, connect_timeout: str = "10s") -> None:
+    def __init__(self, address: str, workers: int | None, *, processes: bool = True,
+                 connect_timeout: str | None = None) -> None:
+        if not address.strip():
+            raise UserError("--dask needs a scheduler address (tcp://HOST:8786) or 'local'")
         self.address = address
-        self.workers = workers
-        self.bot_dirs = dict(bot_dirs)
+        self.workers = workers if address == LOCAL else None  # the cluster's own workers are not ours to count
         self.processes = processes  # `local`: worker processes (a match's Python work then has its own core)
-        self.connect_timeout = connect_timeout
+        self.connect_timeout = connect_timeout or CONNECT_TIMEOUT
+        self.client: Any = None
+        self.cluster: Any = None
 
-    def _client(self) -> tuple[Any, Any]:
+    def __enter__(self) -> DaskConnection:
         distributed = import_distributed()
         if self.address == LOCAL:
-            cluster = distributed.LocalCluster(n_workers=self.workers or 1, threads_per_worker=1,
-                                               processes=self.processes, dashboard_address=None)
-            return distributed.Client(cluster), cluster
+            try:
+                self.cluster = distributed.LocalCluster(n_workers=self.workers or 1, threads_per_worker=1,
+                                                        processes=self.processes, dashboard_address=None)
+                self.client = distributed.Client(self.cluster)
+            except Exception as exc:  # this machine's resources: ports, processes, memory
+                self.__exit__(None, None, None)
+                raise UserError(f"--dask local: cannot start a Dask LocalCluster: {type(exc).__name__}: {exc}") from None
+            return self
         try:
-            return distributed.Client(self.address, timeout=self.connect_timeout), None
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise UserError(f"--dask {self.address}: cannot reach the scheduler: {exc}") from None
+            self.client = distributed.Client(self.address, timeout=self.connect_timeout)
+            return self
+        except Exception as exc:  # any address distributed refuses or cannot reach
+            detail = str(exc) if isinstance(exc, (OSError, TimeoutError, ValueError)) else f"{type(exc).__name__}: {exc}"
+        # the half-made Client is closed now: collected later, its __del__ can run inside the event loop of the
+        # next Client this process makes and hold it up for that one's whole connect timeout
+        gc.collect()
+        raise UserError(f"--dask {self.address}: cannot reach the scheduler: {detail}")
+
+    def __exit__(self, *_: object) -> None:
+        for part in (self.client, self.cluster):
+            if part is not None:
+                part.close()
+        self.client = self.cluster = None
+
+
+class DaskBackend:
+    """Submits every match to a connected cluster; `run` calls `done` in the calling thread as results arrive."""
+
+    def __init__(self, connection: DaskConnection, bot_dirs: Mapping[str, Path]) -> None:
+        self.connection = connection
+        self.workers = connection.workers
+        self.bot_dirs = dict(bot_dirs)
 
     def run(self, jobs: Iterable[tuple[MatchTask, Path]], done: Callable[[MatchResult, Path], None]) -> None:
         distributed = import_distributed()
-        client, cluster = self._client()
+        client = self.connection.client
+        if client is None:
+            raise RuntimeError("DaskBackend.run needs an open DaskConnection (a `with` block)")
+        jobs = list(jobs)
+        needed = sorted({bot_hash for task, _ in jobs for bot_hash in task.bots})
+        packed = {bot_hash: client.scatter(pack(self.bot_dirs[bot_hash]), broadcast=False) for bot_hash in needed}
+        futures = {}
+        for task, folder in jobs:
+            future = client.submit(play_remote, task, {h: packed[h] for h in task.bots},
+                                   key=f"td-match-{task.match_id}", retries=RETRIES, pure=False)
+            futures[future] = folder
         try:
-            jobs = list(jobs)
-            needed = sorted({bot_hash for task, _ in jobs for bot_hash in task.bots})
-            packed = {bot_hash: client.scatter(pack(self.bot_dirs[bot_hash]), broadcast=False)
-                      for bot_hash in needed}
-            futures = {}
-            for task, folder in jobs:
-                future = client.submit(play_remote, task, {h: packed[h] for h in task.bots},
-                                       key=f"td-match-{task.match_id}", retries=RETRIES, pure=False)
-                futures[future] = folder
-            try:
-                for future in distributed.as_completed(futures):
-                    folder = futures[future]
-                    try:
-                        result, log = future.result()
-                    except Exception as exc:  # retries exhausted: the cluster's failure, not a bot's
-                        done(MatchResult(future.key.removeprefix("td-match-"), None,
-                                         f"the Dask task failed: {type(exc).__name__}: {exc}"), folder)
-                        continue
-                    if log is not None:
-                        _unzip(log, folder)
-                    done(result, folder)
-            except BaseException:
-                client.cancel(list(futures))  # queued matches; a running one ends with its deadline
-                raise
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+            for future in distributed.as_completed(futures):
+                folder = futures[future]
+                try:
+                    result, log = future.result()
+                except Exception as exc:  # retries exhausted: the cluster's failure, not a bot's
+                    done(MatchResult(future.key.removeprefix("td-match-"), None,
+                                     f"the Dask task failed: {type(exc).__name__}: {exc}"), folder)
+                    continue
+                if log is not None:
+                    _unzip(log, folder)
+                done(result, folder)
+        except BaseException:
+            client.cancel(list(futures))  # queued matches; a running one ends with its deadline
+            raise
 
 
 def play_remote(task: MatchTask, packed: Mapping[str, bytes]) -> tuple[MatchResult, bytes | None]:

@@ -42,6 +42,9 @@ class GameRecord:
     `ranking` is what the tournament scores: the game's ranking (`game_ranking`) with seats that could not
     start moved below every seat that did. `draw` is True when nobody won (a tie, or a game's draw such as
     Warzone's turn limit), and then every seat counts as drawn.
+
+    `unfinished` says why a match was stopped before the game ended (`--match-timeout`): it has no ranking
+    and no winner, is not rated, and is kept so that `--resume` does not play it again and again.
     """
 
     match: str
@@ -56,6 +59,7 @@ class GameRecord:
     rounds: int
     details: dict[str, Any] = attrs.field(factory=dict)  # the game's outcome details (Invaders' score, ...)
     forfeit: str | None = None  # why the match was not played (a bot could not start), else None
+    unfinished: str | None = None  # why the match was stopped before its end (ranking empty), else None
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0  # the runner's CPU for this match (bots excluded)
     log: str | None = None  # the match log, relative to the tournament folder

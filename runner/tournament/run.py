@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -120,8 +121,8 @@ def prepare(settings: TournamentSettings) -> Prepared:
         raise UserError(f"--timeout-ms must be positive, got {timeout_ms}")
     if settings.startup_ms is not None and settings.startup_ms <= 0:
         raise UserError(f"--startup-ms must be positive, got {settings.startup_ms}")
-    if settings.match_timeout_s is not None and settings.match_timeout_s <= 0:
-        raise UserError(f"--match-timeout must be positive, got {settings.match_timeout_s:g}")
+    if settings.match_timeout_s is not None and not 0 < settings.match_timeout_s < math.inf:  # nan: False
+        raise UserError(f"--match-timeout must be a positive number of seconds, got {settings.match_timeout_s:g}")
     limits = Limits(timeout_ms=timeout_ms, sandbox=settings.sandbox)
     check_isolation(limits)
     seat_count = _seat_count(game, settings)

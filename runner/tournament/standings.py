@@ -4,6 +4,9 @@ Records are replayed in schedule order (`index`, then match id), never in the or
 same games always give the same ratings. Ratings are OpenSkill's Plackett-Luce: each match is one rating
 event whose teams are the seats, ranked as the record says (a draw: all equal ranks).
 
+A match stopped by `--match-timeout` (`unfinished`) has no result: it counts in `unfinished` and its bots'
+faults, never in games, wins, points, ratings or the crosstable.
+
 Sided games (Invaders) are scored as their spec says: a defender by the mean number of turns it lasted
 (higher is better), an invader by the mean turns against it (lower is better); the rating events there are,
 per round, all defenders that met one invader ranked by turns, and all invaders that met one defender.
@@ -45,6 +48,7 @@ class Row:
     crashes: int = 0
     cannot_start: int = 0
     disqualified: int = 0
+    unfinished: int = 0  # matches stopped at --match-timeout: not in games, W/D/L, points or the rating
     mean_turns: float | None = None
     turns: list[int] = attrs.field(factory=list, repr=False)
 
@@ -98,6 +102,15 @@ def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[
     events: list[tuple[Any, list[tuple[tuple[str, str | None], int]]]] = []
     for record in ordered:
         roles = {seat.seat: (seat.seat if sides else None) for seat in record.seats}
+        for seat in record.seats:
+            row = row_of(seat.bot, seat.hash, roles[seat.seat])
+            row.timeouts += seat.timeouts
+            row.crashes += seat.crashes
+            row.cannot_start += not seat.started
+            row.disqualified += seat.disqualified
+            row.unfinished += record.unfinished is not None
+        if record.unfinished is not None:
+            continue
         places = _places(record)
         turns = _turns(record, sides, turn_cap) if sides else {}
         for seat in record.seats:
@@ -108,10 +121,6 @@ def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[
             row.draws += verdict == "draw"
             row.losses += verdict == "loss"
             row.points += _points(record, seat.seat)
-            row.timeouts += seat.timeouts
-            row.crashes += seat.crashes
-            row.cannot_start += not seat.started
-            row.disqualified += seat.disqualified
             if sides:
                 row.turns.append(turns[seat.seat])
             for other in record.seats:
@@ -124,7 +133,7 @@ def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[
             ranks = {seat: position for position, group in enumerate(record.ranking, 1) for seat in group}
             events.append(((), [((seat.hash, None), 1 if record.draw else ranks[seat.seat]) for seat in record.seats]))
     if sides:
-        events = _sided_events(ordered, sides, turn_cap)
+        events = _sided_events([record for record in ordered if record.unfinished is None], sides, turn_cap)
     for _, teams in events:
         keys = [key for key, _ in teams]
         rated = model.rate([[ratings[key]] for key in keys], ranks=[rank for _, rank in teams])

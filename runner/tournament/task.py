@@ -27,6 +27,9 @@ from runner.play import MatchPlan, load_player, start_match
 from runner.tournament.entrants import copy_bot
 from runner.tournament.records import GameRecord, SeatResult
 
+#: games.jsonl's end_reason of a match stopped by `--match-timeout` (recorded as unfinished, not rated)
+MATCH_TIMEOUT = "match_timeout"
+
 
 @attrs.frozen
 class MatchTask:
@@ -49,7 +52,8 @@ class MatchTask:
 
 @attrs.frozen
 class MatchResult:
-    """A task's end: a record to keep, or why there is none (interrupted, over the deadline, an error)."""
+    """A task's end: a record to keep (finished, or unfinished at its deadline), or why there is none
+    (interrupted, an error)."""
 
     match_id: str
     record: GameRecord | None
@@ -59,7 +63,8 @@ class MatchResult:
 
 class MatchOvertime(KeyboardInterrupt):
     """Raised in the match loop when a match passes its deadline: the loop then stops as on Ctrl-C, closing
-    its bots (a running Dask task cannot be cancelled from outside, so the task must end itself)."""
+    its bots (a running Dask task cannot be cancelled from outside, so the task must end itself). It is
+    checked after each turn, so a match can run over by at most one turn (bounded by the bots' limits)."""
 
 
 class _Watcher:
@@ -74,8 +79,8 @@ class _Watcher:
         for seat, outcome in outcomes.items():
             counts = self.statuses[seat]
             counts[outcome.status] = counts.get(outcome.status, 0) + 1
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise MatchOvertime
+        if self.deadline is not None and time.monotonic() > self.deadline and session.outcome() is None:
+            raise MatchOvertime  # (a game that has just ended is left to finish: its result stands)
 
 
 def run_task(task: MatchTask, bot_dirs: Mapping[str, Path], folder: Path) -> MatchResult:
@@ -102,16 +107,15 @@ def run_task(task: MatchTask, bot_dirs: Mapping[str, Path], folder: Path) -> Mat
         summary = runner.run()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    if isinstance(runner.stopped_by, MatchOvertime):
-        return MatchResult(task.match_id, None, f"over the match time limit of {task.deadline_s:g} s")
-    if summary.interrupted or summary.outcome is None:
-        return MatchResult(task.match_id, None, "interrupted", interrupted=True)
+    overtime = isinstance(runner.stopped_by, MatchOvertime)
     outcome = summary.outcome
+    if not overtime and outcome is None:
+        return MatchResult(task.match_id, None, "interrupted", interrupted=True)
     never_started = [seat for seat in task.seats if _never_started(watcher.statuses[seat])]
-    disqualified = outcome.details.get("disqualified")
+    disqualified = outcome.details.get("disqualified") if outcome else None
     disqualified = set(disqualified if isinstance(disqualified, list) else [disqualified] if disqualified else [])
     seats = []
-    for seat, bot_hash, name, player in zip(task.seats, task.bots, task.names, players):
+    for seat, bot_hash, name in zip(task.seats, task.bots, task.names):
         tally = summary.tallies[seat]
         counts = watcher.statuses[seat]
         seats.append(SeatResult(
@@ -120,14 +124,17 @@ def run_task(task: MatchTask, bot_dirs: Mapping[str, Path], folder: Path) -> Mat
             failed_to_start=counts.get(TurnStatus.FAILED_TO_START, 0), invalid=tally.invalid_commands,
             disqualified=seat in disqualified, numbers=dict(summary.standings.get(seat, {})),
         ))
+    common = dict(match=task.match_id, index=task.index, round=task.round, seed=task.seed, seats=tuple(seats),
+                  rounds=summary.rounds, wall_seconds=round(time.monotonic() - started, 3),
+                  cpu_seconds=round(time.process_time() - cpu_started, 3))
+    if outcome is None:  # stopped at the deadline; the numbers are the game's standings then
+        why = f"stopped at the match time limit of {task.deadline_s:g} s after {summary.rounds} rounds"
+        return MatchResult(task.match_id, GameRecord(**common, ranking=(), game_ranking=(), draw=False,
+                                                     end_reason=MATCH_TIMEOUT, unfinished=why))
     ranking = forfeit_ranking(outcome.ranking, never_started)
-    draw = outcome.draw or len(ranking) == 1
-    record = GameRecord(
-        match=task.match_id, index=task.index, round=task.round, seed=task.seed, seats=tuple(seats),
-        ranking=ranking, game_ranking=tuple(tuple(group) for group in outcome.ranking), draw=draw,
-        end_reason=summary.end_reason, rounds=summary.rounds, details=_json(dict(outcome.details)),
-        wall_seconds=round(time.monotonic() - started, 3), cpu_seconds=round(time.process_time() - cpu_started, 3),
-    )
+    record = GameRecord(**common, ranking=ranking, game_ranking=tuple(tuple(group) for group in outcome.ranking),
+                        draw=outcome.draw or len(ranking) == 1, end_reason=summary.end_reason,
+                        details=_json(dict(outcome.details)))
     return MatchResult(task.match_id, record)
 
 

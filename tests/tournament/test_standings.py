@@ -1,13 +1,18 @@
-"""Standings from records alone: scoring rules, forfeits, order independence (no matches played here)."""
+"""Standings from records alone: scoring rules, forfeits, unfinished matches, order independence, the match
+deadline's rule (no matches played here)."""
 
 from __future__ import annotations
 
 import random
+import time
+from types import SimpleNamespace
+
+import pytest
 
 from runner.bots.outcome import TurnStatus
 from runner.tournament.records import GameRecord, SeatResult
 from runner.tournament.standings import compute_standings, render_csv
-from runner.tournament.task import _never_started, forfeit_ranking
+from runner.tournament.task import MatchOvertime, _never_started, _Watcher, forfeit_ranking
 
 
 def record(index: int, seats: list[tuple[str, str]], ranking, *, draw: bool = False, **extra) -> GameRecord:
@@ -75,3 +80,44 @@ def test_sided_scoring_follows_invaders_spec() -> None:
     assert [row.name for row in table.rows] == ["D2", "D1", "I1", "I2"]
     assert rows[("I1", "invader")].mu > rows[("I2", "invader")].mu  # I1 ended both its games sooner than I2
     assert table.crosstable["D1"]["I1"]["mean_turns"] == 100
+
+
+def test_unfinished_matches_count_faults_but_no_result() -> None:
+    """A match stopped at --match-timeout: its bots' time-outs and crashes count, and `unfinished`; games,
+    wins, points, ratings and the crosstable are those of the finished matches alone."""
+    finished = [record(0, [("A", "X"), ("B", "Y")], [["A"], ["B"]]),
+                record(2, [("A", "Y"), ("B", "Z")], [["B"], ["A"]])]
+    cut = GameRecord(match="m1", index=1, round=0, seed=0, ranking=(), game_ranking=(), draw=False,
+                     seats=(SeatResult("A", "Y", "y", timeouts=2), SeatResult("B", "X", "x", crashes=1)),
+                     end_reason="match_timeout", rounds=7, unfinished="stopped at the match time limit of 1 s")
+    assert cut.winner is None and GameRecord.from_json(cut.to_json()) == cut
+    table = compute_standings("g", [*finished, cut]).to_json()
+    alone = compute_standings("g", finished).to_json()
+    assert table["matches"] == 3 and table["crosstable"] == alone["crosstable"]
+    rows, rows_alone = ({row["name"]: row for row in t["rows"]} for t in (table, alone))
+    assert (rows["Y"]["unfinished"], rows["Y"]["timeouts"], rows["X"]["unfinished"], rows["X"]["crashes"]) == (1, 2, 1, 1)
+    assert rows["Z"]["unfinished"] == 0
+    ignore = {"unfinished", "timeouts", "crashes"}
+    for name, row in rows.items():
+        assert {k: v for k, v in row.items() if k not in ignore} == {k: v for k, v in rows_alone[name].items()
+                                                                       if k not in ignore}
+
+
+def test_unfinished_sided_match_is_not_scored() -> None:
+    seats = (SeatResult("defender", "D", "d"), SeatResult("invader", "I", "i"))
+    done = GameRecord("s0", 0, 0, 0, seats, (("invader",), ("defender",)), (), False, "life", 40, {"score": 40})
+    cut = GameRecord("s1", 1, 0, 0, seats, (), (), False, "match_timeout", 900, unfinished="stopped")
+    rows = compute_standings("invaders", [done, cut], sides=("defender", "invader"), turn_cap=1000).rows
+    assert [(row.role, row.games, row.mean_turns, row.unfinished) for row in rows] == [
+        ("defender", 1, 40, 1), ("invader", 1, 40, 1)]
+
+
+def test_the_deadline_stops_a_game_in_progress_only() -> None:
+    """Past the deadline, a turn that ends the game lets it end (its result stands); any other stops it."""
+    watcher = _Watcher(("A", "B"), 30)
+    watcher.deadline = time.monotonic() - 1
+    ended, going_on = SimpleNamespace(outcome=lambda: "over"), SimpleNamespace(outcome=lambda: None)
+    watcher.round_played(5, ended, None, {})
+    with pytest.raises(MatchOvertime):
+        watcher.round_played(5, going_on, None, {})
+    assert _Watcher(("A", "B"), None).round_played(5, going_on, None, {}) is None  # no limit: never stops

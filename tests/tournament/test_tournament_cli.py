@@ -16,7 +16,7 @@ import pytest
 from runner.tournament.records import read_records
 from runner.tournament.standings import compute_standings
 
-from tournament_helpers import CRASHER, REPO, TD_BOT, games, run_cli, write_bot
+from tournament_helpers import CRASHER, REPO, SLOW_BOT, SLOW_MATCH, TD_BOT, games, run_cli, write_bot
 
 TD = ("--max-rounds", "3")
 
@@ -134,6 +134,40 @@ def test_kill_then_resume_plays_each_match_once(td_bots: list[str], tmp_path: Pa
     assert not [p for p in os.listdir(out / "matches") if p.endswith(".partial")]
 
 
+UNFINISHED = ("warning: 2 matches reached --match-timeout 1 s and are recorded as unfinished (no winner, not rated, "
+              "not played again by --resume)\n")
+
+
+def test_match_timeout_records_the_match_unfinished_once(td_bots: list[str], tmp_path: Path) -> None:
+    """A bot slow enough (0.3 s a turn) to make 30 rounds last 9 s, never timing out under 10 s a turn: each
+    match stops at the first turn end past 1 s, is recorded unfinished with its log, and --resume keeps it."""
+    slow = write_bot(tmp_path / "bots" / "slow", "Slow", SLOW_BOT)
+    out = tmp_path / "t"
+    code, stdout, stderr = run_cli("tournament", td_bots[1], slow, *SLOW_MATCH, "--workers", "2", "--output", str(out))
+    assert code == 0 and stderr == UNFINISHED, stderr
+    lines = games(out)
+    assert len(lines) == 2 and stdout.count("unfinished: stopped at the match time limit of 1 s after ") == 2
+    for line in lines:
+        assert (line["end_reason"], line["ranking"], line["game_ranking"], line["winner"], line["draw"]) == (
+            "match_timeout", [], [], None, False)
+        # every turn takes 0.3 s or more, so the turn end past 1 s is the 4th at the latest
+        assert 1 <= line["rounds"] <= 4 and line["wall_seconds"] >= 1
+        assert line["unfinished"] == f"stopped at the match time limit of 1 s after {line['rounds']} rounds"
+        assert all(seat["timeouts"] == 0 and seat["started"] and "score" in seat["numbers"] for seat in line["seats"])
+        summary = json.loads((out / line["log"] / "match.json").read_text())  # the log up to the cut, kept
+        assert (summary["end_reason"], summary["rounds"]) == ("interrupted", line["rounds"])
+    table = json.loads((out / "standings.json").read_text())
+    assert (table["matches"], table["crosstable"]) == (2, {})
+    assert [(row["games"], row["wins"], row["losses"], row["unfinished"], row["mu"]) for row in table["rows"]] == [
+        (0, 0, 0, 2, 25.0)] * 2
+
+    before = (out / "games.jsonl").read_bytes()
+    code, stdout, stderr = run_cli("tournament", "--resume", "--output", str(out))
+    assert (code, stderr) == (0, "") and "2 already played, 0 to play" in stdout
+    assert (out / "games.jsonl").read_bytes() == before
+    assert sorted(os.listdir(out / "matches")) == sorted(line["log"].removeprefix("matches/") for line in lines)
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -148,6 +182,13 @@ def test_kill_then_resume_plays_each_match_once(td_bots: list[str], tmp_path: Pa
         (["tournament", "{0}", "{1}", "--max-rounds", "zero"], "max-rounds"),
         (["tournament", "{0}", "{1}", "--timeout-ms", "0"], "--timeout-ms must be positive"),
         (["tournament", "{0}", "{1}", "--workers", "0"], "--workers must be at least 1"),
+        (["tournament", "{0}", "{1}", "--match-timeout", "0"], "--match-timeout must be a positive number of seconds, got 0"),
+        (["tournament", "{0}", "{1}", "--match-timeout", "-1.5"], "--match-timeout must be a positive number of seconds, got -1.5"),
+        (["tournament", "{0}", "{1}", "--match-timeout", "nan"], "--match-timeout must be a positive number of seconds, got nan"),
+        (["tournament", "{0}", "{1}", "--match-timeout", "inf"], "--match-timeout must be a positive number of seconds, got inf"),
+        (["tournament", "{0}", "{1}", "--match-timeout", "soon"], "argument --match-timeout: 'soon' is not a number of seconds"),
+        (["tournament", "{0}", "{1}", "--match-timeout"], "argument --match-timeout: expected one argument"),
+        (["tournament", "{0}", "{1}", "--dask", ""], "--dask needs a scheduler address (tcp://HOST:8786) or 'local'"),
         (["tournament", "{0}", "{1}", "--games-per-pair", "0"], "--games-per-pair must be at least 1"),
         (["tournament", "{0}", "{1}", "--defender", "{2}"], "are for invaders"),
         (["tournament", "--resume"], "holds no tournament"),
@@ -162,6 +203,17 @@ def test_bad_input_is_one_line(arguments: list[str], message: str, td_bots: list
     code, _, stderr = run_cli(*arguments)
     assert code == 2, stderr
     assert stderr.startswith("error: ") and stderr.count("\n") == 1 and message in stderr, stderr
+    assert not (tmp_path / "t").exists()  # checked before the folder is claimed: the fixed command runs there
+
+
+def test_dask_without_distributed_is_one_line(td_bots: list[str], tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` now raises ImportError
+    for address in ("local", "tcp://127.0.0.1:8786"):
+        code, stdout, stderr = run_cli("tournament", *td_bots[:2], *TD, "--dask", address,
+                                       "--output", str(tmp_path / "t"))
+        assert (code, stdout) == (2, "")
+        assert stderr == "error: --dask needs the distributed package: pip install 'td-runner[dask]'\n"
+        assert not (tmp_path / "t").exists()
 
 
 def test_another_tournament_in_the_same_folder_is_refused(td_bots: list[str], tmp_path: Path) -> None:

@@ -16,6 +16,10 @@ REPO = Path(__file__).resolve().parents[2]
 #: A Tower Defence bot that answers at once: an energy building in row ROW every round (ROW 0: nothing).
 TD_BOT = 'ROW = {row}\nopen("command.txt", "w").write(f"0,{{ROW}},2\\n" if ROW else "")\n'
 CRASHER = 'import sys\nprint("about to fail")\nsys.exit(3)\n'
+#: A Tower Defence bot that is slow but never times out under a long --timeout-ms: 0.3 s a turn, then nothing.
+SLOW_BOT = 'import time\ntime.sleep(0.3)\nopen("command.txt", "w").write("")\n'
+#: A match the slow bot cannot finish within 1 s (30 rounds: 9 s or more), under a 10 s limit per turn.
+SLOW_MATCH = ("--max-rounds", "30", "--timeout-ms", "10000", "--match-timeout", "1")
 
 
 def write_bot(folder: Path, nick: str, code: str, *, author: str | None = None, **extra) -> str:
