@@ -69,16 +69,20 @@ def print_standings(data: dict[str, Any], out) -> None:
     rows = data.get("rows", [])
     played = f"{data.get('matches', 0)}" + (f" of {data['scheduled']}" if data.get("scheduled") else "")
     sided = any("role" in row for row in rows)
+    cut = any(row.get("unfinished") for row in rows)  # matches stopped by --match-timeout: shown when there are
+
     table = Table(title=f"{data.get('game', '?')}: {played} matches", title_justify="left")
     for column in ("#", "bot", *(("role", "mean turns") if sided else ()), "ordinal", "mu", "sigma", "games",
-                   "W", "D", "L", *(() if sided else ("points",)), "timeouts", "crashes", "no start", "DQ"):
+                   "W", "D", "L", *(() if sided else ("points",)), "timeouts", "crashes", "no start", "DQ",
+                   *(("unfinished",) if cut else ())):
         table.add_column(column, justify="left" if column in ("bot", "role") else "right")
     for place, row in enumerate(rows, 1):
         table.add_row(str(place), row["name"], *((row["role"], f"{row.get('mean_turns') or 0:g}") if sided else ()),
                       f"{row['ordinal']:.2f}", f"{row['mu']:.2f}", f"{row['sigma']:.2f}", str(row["games"]),
                       str(row["wins"]), str(row["draws"]), str(row["losses"]),
                       *(() if sided else (f"{row['points']:g}",)), str(row["timeouts"]), str(row["crashes"]),
-                      str(row["cannot_start"]), str(row["disqualified"]))
+                      str(row["cannot_start"]), str(row["disqualified"]),
+                      *((str(row.get("unfinished", 0)),) if cut else ()))
     console.print(table)
     cross = data.get("crosstable", {})
     names = list(dict.fromkeys(row["name"] for row in rows))

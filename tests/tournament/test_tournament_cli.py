@@ -160,6 +160,10 @@ def test_match_timeout_records_the_match_unfinished_once(td_bots: list[str], tmp
     assert (table["matches"], table["crosstable"]) == (2, {})
     assert [(row["games"], row["wins"], row["losses"], row["unfinished"], row["mu"]) for row in table["rows"]] == [
         (0, 0, 0, 2, 25.0)] * 2
+    code, printed, _ = run_cli("standings", str(out))  # the table shows the column when a match was cut
+    header = next(line for line in printed.splitlines() if "timeouts" in line)
+    first = next(line for line in printed.splitlines() if "Slow" in line or "Python" in line)
+    assert code == 0 and header.split("┃")[-2].strip() == "unfinished" and first.split("│")[-2].strip() == "2"
 
     before = (out / "games.jsonl").read_bytes()
     code, stdout, stderr = run_cli("tournament", "--resume", "--output", str(out))
