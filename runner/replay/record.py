@@ -14,10 +14,16 @@ A game's `html_replay(path)` hook returns `(record, board_js)`. The record is pl
      "board": {...},                            # whatever the game's board JavaScript needs once
      "frames": [...per frame...],               # whatever it needs per frame (self-contained: no deltas,
                                                 # so any frame can be dropped when the record is thinned)
-     "result": "...", "note": "...", "max_bytes": N}
+     "result": "...", "note": "...", "max_bytes": N,
+     "step_word": "Timestep"}                   # optional: frames have sub-steps (below)
 
 The board JavaScript (the game's `html_board.js`) sets `window.ReplayBoard = {aspect(record), draw(ctx,
-width, height, record, index, colors), describe(record, index)}`; `describe` is optional.
+width, height, record, index, colors, step), describe(record, index, step), steps(record, index)}`;
+`describe` and `steps` are optional. A game whose turns have an inside worth watching (Lanes' 100
+timesteps) gives `steps`: frame `index` then has sub-steps 0..steps(record, index) (0: none), which the
+viewer plays, steps through and names with `step_word`; `step` is the sub-step to draw, the last one (the
+frame's end) unless the user picks another. The sub-steps' data lives in the game's own frame, so
+thinning keeps or drops a frame with all of its sub-steps.
 """
 
 from __future__ import annotations
@@ -84,7 +90,8 @@ class RecordBuilder:
     def mark(self, turn: int, kind: str, text: str) -> None:
         self.markers.append([turn, kind, text])
 
-    def build(self, board: Any, result: str = "", note: str = "", max_bytes: int | None = None) -> dict[str, Any]:
+    def build(self, board: Any, result: str = "", note: str = "", max_bytes: int | None = None,
+              step_word: str | None = None) -> dict[str, Any]:
         record = {
             "format": FORMAT, "game": self.game, "title": self.title, "turn_word": self.turn_word,
             "seats": self.seats, "turns": self.turns,
@@ -94,6 +101,8 @@ class RecordBuilder:
         }
         if max_bytes is not None:
             record["max_bytes"] = max_bytes
+        if step_word is not None:
+            record["step_word"] = step_word
         return record
 
 

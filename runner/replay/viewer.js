@@ -1,5 +1,7 @@
 // td-runner's generic replay viewer: player, controls, scrub bar with markers, charts, per-player panels.
 // The game's board script (window.ReplayBoard) draws the board; the record is the JSON in #record.
+// A board with `steps(record, index)` gives each frame sub-steps 0..steps (Lanes: a turn's timesteps): a
+// second bar steps through them, and "play through" plays them; without it the viewer is frames only.
 (function () {
   "use strict";
   var R = JSON.parse(document.getElementById("record").textContent);
@@ -11,7 +13,10 @@
   var count = R.turns.length;
   var word = R.turn_word || "Turn";
   var colors = R.seats.map(function (_, p) { return PALETTE[p % PALETTE.length]; });
-  var state = { index: 0, playing: false, speed: 2, timer: null };
+  var STEP_SPEEDUP = 10; // a sub-step lasts a tenth of a frame's time
+  var hasSteps = !!(Board && Board.steps) && R.frames.some(function (_, i) { return Board.steps(R, i) > 0; });
+  var stepWord = R.step_word || "Step";
+  var state = { index: 0, step: 0, playing: false, speed: 2, timer: null };
 
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) {
@@ -32,6 +37,11 @@
   });
   $("speed").value = String(state.speed);
   $("scrub").max = String(Math.max(0, count - 1));
+  if (hasSteps) {
+    $("substeps").hidden = false;
+    $("step-words").textContent = stepWord.toLowerCase() + "s";
+    $("step").setAttribute("aria-label", stepWord.toLowerCase());
+  }
 
   var panels = R.seats.map(function (seat, p) {
     var box = el("div", "player");
@@ -169,8 +179,8 @@
       ctx.fillText("no board drawing for this game", 10, 20);
       return;
     }
-    Board.draw(ctx, width, height, R, state.index, colors);
-    $("describe").textContent = Board.describe ? Board.describe(R, state.index) : "";
+    Board.draw(ctx, width, height, R, state.index, colors, state.step);
+    $("describe").textContent = Board.describe ? Board.describe(R, state.index, state.step) : "";
   }
 
   function format(v) {
@@ -180,14 +190,26 @@
   }
 
   // --- showing a frame ----------------------------------------------------------------------------------
-  function show(index) {
+  function lastStep(index) { return hasSteps ? Math.max(0, Board.steps(R, index) | 0) : 0; }
+
+  // frame `index` at sub-step `step` (left out: the frame's end, its last sub-step)
+  function show(index, step) {
     index = Math.max(0, Math.min(count - 1, index | 0));
     state.index = index;
+    var last = lastStep(index);
+    state.step = step === undefined || step === null ? last : Math.max(0, Math.min(last, step | 0));
     var turn = R.turns[index];
     document.body.dataset.round = String(turn);
     $("position").textContent = word + " " + turn + " / " + R.turns[count - 1] +
       (count !== R.turns[count - 1] - R.turns[0] + 1 ? "  (frame " + (index + 1) + " of " + count + ")" : "");
     $("scrub").value = String(index);
+    if (hasSteps) {
+      document.body.dataset.step = String(state.step);
+      $("step").max = String(last);
+      $("step").value = String(state.step);
+      $("step").disabled = last === 0;
+      $("step-position").textContent = last ? stepWord + " " + state.step + " / " + last : "";
+    }
     R.seats.forEach(function (_, p) {
       var panel = panels[p];
       R.stats.forEach(function (stat, s) { panel.values[s].textContent = format(stat.values[p][index]); });
@@ -203,22 +225,48 @@
     drawBoard();
     charts.forEach(drawChart);
     if (history.replaceState && location.protocol !== "about:") {
-      try { history.replaceState(null, "", "#round=" + turn); } catch (e) { /* a sandboxed frame */ }
+      var hash = "#round=" + turn + (state.step !== last ? "&step=" + state.step : "");
+      try { history.replaceState(null, "", hash); } catch (e) { /* a sandboxed frame */ }
     }
   }
 
-  // --- playing ------------------------------------------------------------------------------------------
+  // one sub-step forward or back, across frames (the next frame's first, the previous one's last); false
+  // at either end of the match
+  function showStep(delta) {
+    var index = state.index, step = state.step + delta;
+    if (step > lastStep(index)) {
+      if (index >= count - 1) return false;
+      index += 1;
+      step = 0;
+    } else if (step < 0) {
+      if (index <= 0) return false;
+      index -= 1;
+      step = lastStep(index);
+    }
+    show(index, step);
+    return true;
+  }
+  function stepping() { return hasSteps && $("step-play").checked; }
+  function interval() { return BASE_MS / SPEEDS[state.speed] / (stepping() ? STEP_SPEEDUP : 1); }
   function tick() {
-    if (state.index >= count - 1) { stop(); return; }
-    show(state.index + 1);
-    state.timer = setTimeout(tick, BASE_MS / SPEEDS[state.speed]);
+    if (stepping()) {
+      if (!showStep(1)) { stop(); return; }
+    } else {
+      if (state.index >= count - 1) { stop(); return; }
+      show(state.index + 1);
+    }
+    state.timer = setTimeout(tick, interval());
   }
   function play() {
     if (state.playing) return;
-    if (state.index >= count - 1) show(0);
+    if (stepping()) {
+      if (state.step >= lastStep(state.index)) show(state.index, 0); // play this frame's steps from the start
+    } else if (state.index >= count - 1) {
+      show(0);
+    }
     state.playing = true;
     $("play").textContent = "||";
-    state.timer = setTimeout(tick, BASE_MS / SPEEDS[state.speed]);
+    state.timer = setTimeout(tick, interval());
   }
   function stop() {
     state.playing = false;
@@ -243,9 +291,18 @@
   $("play").addEventListener("click", toggle);
   $("speed").addEventListener("change", function () { setSpeed(+$("speed").value); });
   $("scrub").addEventListener("input", function () { show(+$("scrub").value); });
+  $("step").addEventListener("input", function () { stop(); show(state.index, +$("step").value); });
+  $("step-prev").addEventListener("click", function () { stop(); showStep(-1); });
+  $("step-next").addEventListener("click", function () { stop(); showStep(1); });
   document.addEventListener("keydown", function (event) {
     if (event.target && event.target.tagName === "SELECT") return;
     var key = event.key;
+    if (hasSteps && (key === "," || key === "." || key === "t" || key === "T")) {
+      if (key === "t" || key === "T") $("step-play").checked = !$("step-play").checked;
+      else { stop(); showStep(key === "." ? 1 : -1); }
+      event.preventDefault();
+      return;
+    }
     if (key === " " || key === "Spacebar") toggle();
     else if (key === "ArrowRight") { stop(); show(state.index + 1); }
     else if (key === "ArrowLeft") { stop(); show(state.index - 1); }
@@ -258,16 +315,23 @@
     event.preventDefault();
   });
 
+  // {index, step} of "#round=N" or "#round=N&step=S" (step null: the frame's end), or null
   function fromHash() {
-    var found = /round=(-?\d+)/.exec(location.hash || "");
-    return found ? frameOf(parseInt(found[1], 10)) : null;
+    var hash = location.hash || "";
+    var found = /round=(-?\d+)/.exec(hash);
+    if (!found) return null;
+    var step = /[#&]step=(\d+)/.exec(hash);
+    return { index: frameOf(parseInt(found[1], 10)), step: step && hasSteps ? parseInt(step[1], 10) : null };
   }
   window.addEventListener("hashchange", function () {
-    var index = fromHash();
-    if (index !== null && index !== state.index) { stop(); show(index); }
+    var at = fromHash();
+    if (at === null) return;
+    var step = at.step === null ? lastStep(at.index) : Math.min(at.step, lastStep(at.index));
+    if (at.index !== state.index || step !== state.step) { stop(); show(at.index, step); }
   });
   window.addEventListener("resize", function () { drawBoard(); });
-  window.ReplayViewer = { show: show, record: R, index: function () { return state.index; } };
+  window.ReplayViewer = { show: show, record: R, index: function () { return state.index; },
+                          step: function () { return state.step; } };
   var start = fromHash();
-  show(start === null ? 0 : start);
+  if (start === null) show(0); else show(start.index, start.step);
 })();

@@ -12,6 +12,8 @@ import pytest
 
 from runner.replay.html import build_record, render_page, write_html_replay
 
+from tests.replay.test_lanes_timesteps import decode
+
 GAMES = ("tower-defence", "lanes", "warzone", "invaders")
 
 
@@ -110,7 +112,8 @@ def test_round_in_the_url_opens_that_round(game, pages, open_page) -> None:
 def test_screenshot_is_not_blank(game, pages, open_page, tmp_path) -> None:
     path, record = pages(game)
     turn = record["turns"][(len(record["turns"]) * 2) // 3]
-    opened = open_page(path, f"#round={turn}")
+    inside = "&step=3" if record.get("step_word") else ""  # a turn with steps: a few steps in, units moving
+    opened = open_page(path, f"#round={turn}{inside}")
     colours = opened.page.evaluate("""() => {
         const canvas = document.getElementById('board');
         const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
@@ -139,3 +142,64 @@ def test_bot_output_cannot_break_out_of_the_page(match_logs, open_page, tmp_path
     assert opened.errors == []
     assert opened.page.title() != "owned"
     assert opened.page.evaluate("document.querySelector('.player .output').textContent") == evil
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_only_a_game_with_steps_inside_a_turn_shows_the_step_bar(game, pages, open_page) -> None:
+    path, record = pages(game)
+    opened = open_page(path)
+    hidden = opened.page.evaluate("document.getElementById('substeps').hidden")
+    assert hidden == (game != "lanes")
+    assert opened.page.evaluate("document.body.dataset.step") == (None if hidden else "100")  # a turn's end
+
+
+def test_lanes_board_draws_a_mid_turn_timestep_as_the_engine_has_it(pages, open_page) -> None:
+    """The board's own decoding (html_board.js `units`) at a busy mid-turn timestep is the record's, decoded
+    in Python; the canvas differs from the same turn's start; comma and period step, across turns too."""
+    path, record = pages("lanes")
+    index = len(record["turns"]) // 2
+    turn, steps = record["turns"][index], record["frames"][index]["s"]
+    step = max(range(1, 60), key=lambda t: steps[t - 1][0] + steps[t - 1][1])  # the busiest early timestep
+    assert steps[step - 1][0] + steps[step - 1][1] > 0
+    opened = open_page(path, f"#round={turn}&step={step}")
+    page = opened.page
+    assert (opened.round, page.evaluate("document.body.dataset.step")) == (turn, str(step))
+    assert page.evaluate("document.getElementById('step-position').textContent") == f"Timestep {step} / 100"
+    drawn = page.evaluate("([i, s]) => ReplayBoard.units(ReplayViewer.record, i, s)", [index, step])
+    assert drawn == [decode(lane, record["board"], step) for lane in record["frames"][index]["b"]]
+    staying = [sum(1 for soldier in lane["soldiers"] if soldier[4] == 0) for lane in drawn]
+    assert staying == steps[step - 1][:2]
+    assert f"after timestep {step}: soldiers on the lanes {staying[0]} and {staying[1]}" in page.evaluate(
+        "document.getElementById('describe').textContent")
+    image = "document.getElementById('board').toDataURL()"
+    mid = page.evaluate(image)
+    page.keyboard.press(",")
+    assert page.evaluate("document.body.dataset.step") == str(step - 1)
+    page.evaluate(f"location.hash = '#round={turn}&step=0'")
+    page.wait_for_function("() => document.body.dataset.step === '0'", timeout=3000)
+    assert page.evaluate(image) != mid
+    page.keyboard.press(",")  # before the turn's first timestep: the previous turn's end
+    assert (opened.round, page.evaluate("document.body.dataset.step")) == (record["turns"][index - 1], "100")
+    page.keyboard.press(".")
+    assert (opened.round, page.evaluate("document.body.dataset.step")) == (turn, "0")
+    page.keyboard.press("ArrowRight")  # a turn: its end
+    assert (opened.round, page.evaluate("document.body.dataset.step")) == (record["turns"][index + 1], "100")
+    assert page.evaluate("location.hash") == f"#round={record['turns'][index + 1]}"
+    assert opened.errors == []
+    assert [text for kind, text in opened.console if kind in ("error", "warning")] == []
+
+
+def test_lanes_plays_through_the_timesteps(pages, open_page) -> None:
+    path, record = pages("lanes")
+    opened = open_page(path, f"#round={record['turns'][1]}")
+    page = opened.page
+    page.keyboard.press("t")
+    assert page.evaluate("document.getElementById('step-play').checked")
+    page.keyboard.press(" ")  # from the turn's end: its timesteps from the start
+    page.wait_for_function("() => +document.body.dataset.step >= 3", timeout=5000)
+    page.keyboard.press(" ")
+    stopped = page.evaluate("document.body.dataset.step")
+    assert opened.round == record["turns"][1] and 3 <= int(stopped) < 100
+    page.wait_for_timeout(150)
+    assert page.evaluate("document.body.dataset.step") == stopped
+    assert opened.errors == []

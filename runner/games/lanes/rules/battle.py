@@ -9,6 +9,11 @@ unit's square are exactly the spec 5 scan order (rows nearer the goal first, the
 bit masks over those indexes, the cells holding soldiers and the cells holding a tower with HP > 0, let
 a unit find its first candidate cell with one AND and the lowest set bit instead of visiting up to 25
 cells; the candidates inside that cell are then checked exactly as the spec says.
+
+A lane may carry an observer (the HTML replay's recorder; the rules never need one): it sees the lane as
+set up (timestep 0) and after each timestep's actions, just before the cleanup, when dying soldiers and
+towers, scorers and stuns are still there to be seen. Without one the cost is a single test per timestep
+with soldiers on the lane.
 """
 
 from __future__ import annotations
@@ -58,6 +63,11 @@ class Tally:
     towers_value: int = 0  # their cost, paid to the attacker
 
 
+#: Sees a lane, read-only: `(0, lane)` once set up, then `(timestep, lane)` before each cleanup that has
+#: soldiers to clean up (a timestep without soldiers on the lane changes nothing and is not shown).
+LaneObserver = Callable[[int, "Lane"], None]
+
+
 @functools.cache
 def scan_offsets(reach: int) -> tuple[tuple[int, int], ...]:
     """spec 5: dy from -R to +R outside, dx from -R to +R inside: rows nearer the goal first, then left to right."""
@@ -83,7 +93,8 @@ def lowest_cell(mask: int) -> int:
 class Lane:
     """The defender's towers and the attacker's soldiers on one lane for one turn."""
 
-    def __init__(self, config: LanesConfig, towers: Iterable[Tower], schedule: Iterable[Entry]) -> None:
+    def __init__(self, config: LanesConfig, towers: Iterable[Tower], schedule: Iterable[Entry],
+                 observer: LaneObserver | None = None) -> None:
         self.config = config
         width, rows = config.width, config.rows
         self.width = width
@@ -107,6 +118,9 @@ class Lane:
         self.schedule: defaultdict[int, list[Entry]] = defaultdict(list)
         for entry in schedule:
             self.schedule[entry.timestep].append(entry)
+        self.observer = observer
+        if observer is not None:
+            observer(0, self)
 
     def step(self, timestep: int) -> Tally:
         """Run the four phases of spec 4.3 once."""
@@ -115,6 +129,8 @@ class Lane:
             return Tally()  # nothing to shoot at and nobody to act: cleanup would find nothing either
         fire_towers(self)
         act_soldiers(self)
+        if self.observer is not None:
+            self.observer(timestep, self)
         return clean_up(self)
 
     def is_inside(self, col: int, row: int) -> bool:

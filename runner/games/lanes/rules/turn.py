@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from runner.games.lanes.rules.battle import Lane
+from runner.games.lanes.rules.battle import Lane, LaneObserver
 from runner.games.lanes.rules.config import LanesConfig
 from runner.games.lanes.rules.legality import apply_orders
 from runner.games.lanes.rules.orders import Orders
@@ -41,13 +41,18 @@ def play_turn(
     state: GameState,
     orders: tuple[Orders | None, Orders | None],
     errors: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+    observers: tuple[LaneObserver | None, LaneObserver | None] = (None, None),
 ) -> TurnResult:
-    """Play turn `state.turn`. `errors[i]` are player i's problems, kept for the next state (spec 10.1.4)."""
+    """Play turn `state.turn`. `errors[i]` are player i's problems, kept for the next state (spec 10.1.4).
+
+    `observers[i]` watches lane i+1 timestep by timestep (battle.LaneObserver): the HTML replay draws the
+    soldiers' walk from it; the game itself never passes one.
+    """
     plans = [apply_orders(config, state, p, orders[p]) for p in PLAYERS]
     hp = [plan.player.hp for plan in plans]
     money = [plan.player.money for plan in plans]
     # lane i is player i's: its towers defend, the opponent's schedule attacks it
-    lanes = [Lane(config, plans[p].towers, plans[opponent(p)].schedule) for p in PLAYERS]
+    lanes = [Lane(config, plans[p].towers, plans[opponent(p)].schedule, observers[p]) for p in PLAYERS]
     scored, killed, lost = [0, 0], [0, 0], [0, 0]
     steps: list[Step] = []
     for timestep in range(1, config.timesteps + 1):
