@@ -33,7 +33,8 @@ KEYS_HELP = "n/enter: next   p: previous   q: quit"
 
 
 def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
-    parser.add_argument("log", metavar="LOG", help="match folder (holding match.json, or 'Round 000', ...)")
+    parser.add_argument("log", metavar="LOG", nargs="?",
+                        help="match folder (holding match.json, or 'Round 000', ...)")
     parser.add_argument("--round", type=int, metavar="N", help="print round N and exit")
     parser.add_argument(
         "--player", metavar="SEAT", help="also show this seat's bot output every round (A, B, ...)"
@@ -96,6 +97,11 @@ def _can_read_keys() -> bool:
 def run(args: argparse.Namespace, streams) -> int:
     if args.speed is not None and args.speed < 0:
         raise UserError("--speed: must be 0 or more seconds")
+    if args.log is None:
+        if args.html and Path(args.html).is_dir():  # `replay --html LOG`: the log was read as --html's FILE
+            args.log, args.html = args.html, ""
+        else:
+            raise UserError("give the match folder to replay: td-runner replay LOG [--html [FILE]]")
     path = Path(args.log)
     if args.html is not None:
         from runner.replay.html import write_html_replay

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
 import tarfile
 from pathlib import Path
 
@@ -136,6 +137,14 @@ def test_replay_html_command_and_its_errors(match_logs, tmp_path: Path) -> None:
     assert out.getvalue().startswith(f"wrote {target} (") and target.stat().st_size > 10_000
     assert main(["replay", str(tmp_path / "nothing"), "--html"], out=out, err=err) == 2
     assert err.getvalue().startswith("error: ")
+    # `replay --html LOG` (flag first): argparse reads LOG as --html's FILE; the folder is taken as the log
+    log = Path(shutil.copytree(match_logs["tower-defence"], tmp_path / "flag-first"))
+    out = io.StringIO()
+    assert main(["replay", "--html", str(log)], out=out, err=err) == 0
+    assert out.getvalue().startswith(f"wrote {log}.html (")
+    err = io.StringIO()
+    assert main(["replay", "--html"], out=out, err=err) == 2
+    assert err.getvalue() == "error: give the match folder to replay: td-runner replay LOG [--html [FILE]]\n"
 
 
 def test_match_html_writes_the_page_beside_the_log(tmp_path: Path) -> None:
