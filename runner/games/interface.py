@@ -45,14 +45,26 @@ class AnswerFile:
     lines: AnswerLines = AnswerLines.FIRST
 
 
-def positive_int(text: str) -> int:
-    """An `Option.type` for counts such as `--max-turns N`: an integer of 1 or more."""
+def _whole_number(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise ValueError(f"{text!r} is not a whole number") from None
+
+
+def positive_int(text: str) -> int:
+    """An `Option.type` for counts such as `--max-turns N`: an integer of 1 or more."""
+    value = _whole_number(text)
     if value < 1:
         raise ValueError(f"{text!r} is not a positive integer")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """An `Option.type` for limits that may be 0, such as Tower Defence's `--max-rounds N` (round 0 only)."""
+    value = _whole_number(text)
+    if value < 0:
+        raise ValueError(f"{text!r} is not 0 or more")
     return value
 
 

@@ -95,3 +95,7 @@ def test_runner_config_game_is_the_default_and_its_game_config_stays_with_its_ga
 def test_a_bad_game_option_value_is_worded_by_the_game(tmp_path: Path) -> None:
     code, _, err = cli("match", "--game", "lanes", "x", "y", "--max-turns", "0", "--output", str(tmp_path))
     assert code == 2 and err == "error: td-runner match: argument --max-turns: '0' is not a positive integer\n"
+    code, _, err = cli("match", "x", "y", "--max-rounds", "abc", "--output", str(tmp_path))  # Tower Defence
+    assert code == 2 and err == "error: td-runner match: argument --max-rounds: 'abc' is not a whole number\n"
+    code, _, err = cli("match", "x", "y", "--max-rounds", "-3", "--output", str(tmp_path))
+    assert code == 2 and err == "error: td-runner match: argument --max-rounds: '-3' is not 0 or more\n"

@@ -24,6 +24,7 @@ from runner.games.interface import (
     FolderLog,
     GameDefaults,
     Option,
+    non_negative_int,
 )
 from runner.games.tower_defence.engine.config import GameConfig
 from runner.games.tower_defence.engine.state import PLAYERS, CommandOrder
@@ -38,13 +39,6 @@ def _order(text: str) -> CommandOrder:
         return CommandOrder.parse(text)
     except ValueError as exc:
         raise UserError(f"--order: {exc}") from None
-
-
-def _rounds(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise UserError(f"--max-rounds must be >= 0, got {value}")
-    return value
 
 
 def _was_interrupted(path: Path) -> bool:
@@ -77,7 +71,7 @@ class TowerDefence(GameDefaults):
         view="Console/Console.txt",
     )
     options: tuple[Option, ...] = (
-        Option("--max-rounds", "max_rounds", "override the game config's maxRounds", _rounds, "N"),
+        Option("--max-rounds", "max_rounds", "override the game config's maxRounds", non_negative_int, "N"),
         Option("--order", "command_order", "command processing order A,B or B,A (default B,A, as official)",
                str, "A,B|B,A"),
     )
