@@ -12,9 +12,9 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
-from runner.games.interface import Answer, BotMode, Fault, FolderLog, Game, JsonlLog, Session, TurnInput
+from runner.games.interface import Absent, Answer, BotMode, Fault, FolderLog, Game, JsonlLog, Session, TurnInput
 
-#: Answers every game must survive: nothing, garbage, huge, binary-ish, and each fault.
+#: Answers every game must survive: nothing, garbage, huge, binary-ish, each fault, no file and a refused one.
 HOSTILE_ANSWERS = (
     Answer(""),
     Answer("No Command"),
@@ -24,8 +24,10 @@ HOSTILE_ANSWERS = (
     Answer("{}"),
     Answer("\n\n\n"),
     Answer("", Fault.TIMEOUT),
-    Answer("", Fault.CRASH),
+    Answer("", Fault.CRASH, detail="exited with status 1"),
     Answer("", Fault.FAILED_TO_START),
+    Answer("", absent=Absent.NO_FILE),
+    Answer("", absent=Absent.REFUSED, detail="wrote a command.txt that cannot be read: command.txt has 2 hard links"),
 )
 
 
