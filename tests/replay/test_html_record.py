@@ -211,3 +211,26 @@ def test_lanes_frames_show_each_played_turn(match_logs) -> None:
     assert all(len(frame["s"]) == 100 for frame in record["frames"])  # the turn's timesteps
     assert record["commands"][0][0].startswith("TURN 1")
     assert record["rulings"][0][0] == ["ok", "every order accepted"]
+
+
+def test_lanes_e01_in_the_cores_words_is_ruled_a_timeout_or_a_crash(tmp_path: Path) -> None:
+    """Lanes' E01 carries the core's words since Answer.detail (`bot did not finish within 5.0 s`): the replay
+    must still rule and mark them as time-outs and crashes, and no file as nothing."""
+    from runner.games.interface import Absent, Answer, Fault
+    from runner.games.lanes.rules.config import LanesConfig
+    from tests.games.lanes.lanes_logs import waller, write_folder_log
+
+    faults = {1: Answer("", Fault.TIMEOUT, detail="did not finish within 5.0 s"),
+              2: Answer("", Fault.CRASH, detail="was killed by SIGSEGV"),
+              3: Answer("", Fault.CRASH, detail="exited with status 1"),
+              4: Answer("", absent=Absent.REFUSED, detail="wrote a commands.txt that cannot be read: commands.txt "
+                                                          "is a symlink to /tmp/timeout, outside the bot folder"),
+              5: Answer("", Fault.TIMEOUT)}  # a log from before the core's words: session.FAULT_MESSAGES
+    write_folder_log(tmp_path / "m", LanesConfig(max_turns=5),
+                     {"P1": lambda turn, state: faults[turn], "P2": waller})
+    record, _ = build_record(tmp_path / "m")
+    assert [kind for kind, _ in record["rulings"][0]] == ["timeout", "crash", "crash", "none", "timeout"]
+    assert record["rulings"][0][0] == ["timeout", "bot did not finish within 5.0 s"]
+    assert [marker for marker in record["markers"] if marker[2].startswith("P1")] == [
+        [1, "timeout", "P1: bot did not finish within 5.0 s"], [2, "crash", "P1: bot was killed by SIGSEGV"],
+        [3, "crash", "P1: bot exited with status 1"], [5, "timeout", "P1: bot did not finish within the time limit"]]

@@ -144,12 +144,19 @@ def _names(path: Path) -> dict[str, str]:
     return {seat: found.get(seat, seat) for seat in SEATS}
 
 
+#: How an E01 message begins -> the ruling it is: the core's words (`Answer.detail`, spec 10.5's `bot did not
+#: finish within 5.0 s`, `bot exited with status 1`) and session.FAULT_MESSAGES, for logs written before them.
+#: Only the start is read: the rest may quote a path (`... is a symlink to /tmp/timeout`).
+_E01_KINDS = (("bot did not finish", "timeout"), ("bot did not answer", "timeout"), ("bot went over", "timeout"),
+              ("bot exited", "crash"), ("bot was killed", "crash"), ("bot crashed", "crash"),
+              ("bot could not be started", "crash"), ("bot failed", "crash"), ("bot ended", "crash"),
+              ("bot stopped answering", "crash"))
+
+
 def _ruling(rejected: list[str], commands: list[str] | None) -> tuple[str, str]:
     faults = [line[4:] for line in rejected if line.startswith("E01 ")]
-    if faults:
-        text = "; ".join(faults)
-        return ("timeout" if "time" in text.lower() else "crash" if "crash" in text.lower() or "exit" in text.lower()
-                else "none"), text
+    if faults:  # one E01 per answer: a fault, or no file to read (`bot wrote no commands.txt`: none)
+        return next((kind for start, kind in _E01_KINDS if faults[0].startswith(start)), "none"), "; ".join(faults)
     if rejected:
         return "invalid", "; ".join(rejected)
     if not commands or len(commands) <= 2:  # just TURN n / END
