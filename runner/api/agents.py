@@ -89,7 +89,8 @@ class FolderAgent:
             outcome = self.persistent.ask(turn, turn_input.files, turn_input.line or "")
         else:
             outcome = run_turn(self.bot, turn_input.files, self.limits, self.game.answer_file)
-        return Answer(outcome.command, _FAULTS.get(outcome.status), outcome.seconds)
+        return Answer(outcome.command, _FAULTS.get(outcome.status), outcome.seconds, outcome.absent,
+                      outcome.detail)  # no file, a refused one, the core's words: as `td-runner match` gives them
 
     def close_process(self) -> None:
         if self.persistent is not None:

@@ -46,3 +46,31 @@ def test_workers_give_the_same_results_in_the_same_order() -> None:
     three = evaluate([lanes_idle, lanes_idle], "lanes", episodes=3, seed=1, workers=3, max_turns=4)
     strip = lambda result: [(e.episode, e.seed, e.outcome, e.turns, e.standings) for e in result.episodes]  # noqa: E731
     assert strip(one) == strip(three) and len(strip(one)) == 3
+
+
+def test_a_bot_folder_that_writes_nothing_is_no_file_as_in_a_match(tmp_path) -> None:
+    """A folder agent's Answer carries the core's `absent` and `detail` as `td-runner match` does: Lanes rules a
+    bot that wrote no commands.txt E01 in spec 10.5's words (without them, "" read as an empty file: E03/E04)."""
+    import json
+
+    from runner.api.agents import FolderAgent
+    from runner.api.core import Episode, make_setup
+    from runner.games.interface import Absent
+
+    folder = tmp_path / "silent"
+    folder.mkdir()
+    (folder / "bot.json").write_text(json.dumps({
+        "author": "t", "email": "t@td-runner.invalid", "nickName": "Silent", "botLocation": "/",
+        "botFileName": "bot.py", "botLanguage": "python3"}), encoding="utf-8")
+    (folder / "bot.py").write_text("pass\n", encoding="utf-8")
+    setup = make_setup("lanes", None, None, {"max_turns": 2})
+    episode = Episode(setup, 0)
+    agent = FolderAgent(setup.game, "P1", folder)
+    try:
+        agent.start(episode, "P1")
+        answer = agent.act()
+    finally:
+        agent.close()
+    assert (answer.text, answer.fault, answer.absent, answer.detail) == ("", None, Absent.NO_FILE, "")
+    report = episode.play({"P1": answer, "P2": episode.answer("P2", "")})
+    assert report.rejected["P1"] == ("E01 bot wrote no commands.txt",)
