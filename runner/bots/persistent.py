@@ -9,7 +9,9 @@ Time: the turn that starts the process may take `startup_ms` (interpreters and J
 `limits.timeout_ms` (so a bot that never answers costs the usual limit per turn, not the start-up one). Sending
 the request counts too: stdin is written without blocking, and what a bot has not read yet is sent before the
 next request. A late answer is not waited for: the bot keeps running and, when the game's lines carry the turn
-number (Tower Defence's `C;<round>;<command>`), its stale answer is dropped next turn. A bot whose process
+number (Tower Defence's `C;<round>;<command>`), its stale answer is dropped next turn; when they carry none but
+come one per request, in order (Invaders: `Game.answers_in_order`), the first line accepted after a time-out is
+the late answer and is dropped too. A bot whose process
 ended (crash, end of output, closed input) fails every later turn without being restarted; one that could not
 be started fails every turn with that reason. stderr, and stdout lines that are not answers, are the turn's
 output (capped like a per-turn bot's, the rest counted). The whole process tree is killed in `close()`, on
