@@ -130,7 +130,8 @@ class Fault(enum.Enum):
 
 
 class Absent(enum.Enum):
-    """Why a per-turn bot's answer has no text although the bot did not fault: there was no file to read.
+    """Why a per-turn bot's answer has no text: there was no file to read. Set beside a fault too (a bot that
+    timed out or crashed before writing one), so a game that rules on faults checks `Answer.fault` first.
 
     Games whose rules tell "no file" from "an empty file" (Warzone's `no_file`, Lanes' E01) read it here.
     """
@@ -144,7 +145,8 @@ class Answer:
     """One seat's answer to this turn: the answer text as read (file or stdin line) and the fault, if any.
 
     `text` is "" when there was no answer at all. A game must accept any text without raising.
-    `absent` says why an answer without a fault has no file (None: the file was read, perhaps empty).
+    `absent` says why a per-turn answer has no file, fault or not (None: the file was read, perhaps empty,
+    or the bot is persistent).
     `detail` is the core's words for a fault or a refused file, to follow "bot ": "did not finish within
     2.0 s", "exited with status 1", "was killed by SIGSEGV", "could not be started: ...", "went over its time
     budget", "wrote a command.txt that cannot be read: command.txt has 2 hard links". "" when all went well.

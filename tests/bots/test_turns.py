@@ -120,7 +120,7 @@ def test_times_out_without_a_command(python_bot) -> None:
     assert (outcome.status, outcome.command, outcome.events) == (
         TurnStatus.TIMEOUT, "", ("timed out after 300 ms, process tree killed",),
     )
-    assert outcome.detail == "did not finish within 0.3 s"
+    assert (outcome.detail, outcome.absent) == ("did not finish within 0.3 s", Absent.NO_FILE)  # fault and no file
 
 
 @pytest.mark.parametrize("limits", isolation_modes())
