@@ -61,6 +61,21 @@ class Player:
 ConsoleInput = Callable[[str, str], str]
 
 
+def answer_from(outcome: TurnOutcome, tally: PlayerTally, budget: TimeBudget | None, turn: int) -> Answer:
+    """The Answer a game reads from one bot turn (already in `tally`): its fault, no file or a refused one, the
+    core's words, and, for a persistent bot of a game with a time budget, OVER_BUDGET when the block this answer
+    ends went over it (an event in the tally). The match and runner.api's bot folders both answer through it."""
+    fault = _FAULTS.get(outcome.status)
+    detail = outcome.detail
+    if budget is not None:
+        broken = tally.over_budget(budget, turn, outcome.seconds)
+        if broken is not None:
+            tally.events.append({"round": turn, "event": broken})
+            if fault is None:
+                fault, detail = Fault.OVER_BUDGET, f"went over its time budget: {broken}"
+    return Answer(outcome.command, fault, outcome.seconds, outcome.absent, detail)
+
+
 @attrs.define
 class PlayerTally:
     """Per player counters that end up in match.json."""
@@ -310,16 +325,8 @@ class MatchRunner:
         for seat, outcome in outcomes.items():
             tally = self.tallies[seat]
             tally.record_turn(turn, outcome)
-            fault = _FAULTS.get(outcome.status)
-            detail = outcome.detail
-            budget = self.game.time_budget
-            if budget is not None and seat in self.persistent:
-                broken = tally.over_budget(budget, turn, outcome.seconds)
-                if broken is not None:
-                    tally.events.append({"round": turn, "event": broken})
-                    if fault is None:
-                        fault, detail = Fault.OVER_BUDGET, f"went over its time budget: {broken}"
-            answers[seat] = Answer(outcome.command, fault, outcome.seconds, outcome.absent, detail)
+            budget = self.game.time_budget if seat in self.persistent else None
+            answers[seat] = answer_from(outcome, tally, budget, turn)
         report = session.play_turn(answers)
         self.turns_played += 1
         for seat in report.rejected:

@@ -18,20 +18,12 @@ from typing import Any
 
 from runner.api.core import ApiError, Episode
 from runner.bots.limits import Limits
-from runner.bots.outcome import TurnStatus
 from runner.bots.persistent import STARTUP_MS, PersistentBot
 from runner.bots.process import run_turn
 from runner.errors import UserError
-from runner.games.interface import Answer, Fault, Game
-from runner.match import uses_persistent
+from runner.games.interface import Answer, Game
+from runner.match import PlayerTally, answer_from, uses_persistent
 from runner.play import load_player
-
-_FAULTS = {
-    TurnStatus.TIMEOUT: Fault.TIMEOUT,
-    TurnStatus.CRASH: Fault.CRASH,
-    TurnStatus.FAILED_TO_START: Fault.FAILED_TO_START,
-}
-
 
 class FunctionAgent:
     """A Python callable `agent(observation) -> action`."""
@@ -69,11 +61,13 @@ class FolderAgent:
         self.name = self.bot.nick_name
         self.game = game
         self.limits = limits or Limits(timeout_ms=game.timeout_ms)
+        self.tally = PlayerTally()  # its answer times, for the game's time budget (Invaders), as in a match
         self.startup_ms = startup_ms
         self.persistent: PersistentBot | None = None
 
     def start(self, episode: Episode, seat: str) -> None:
         self.close_process()
+        self.tally = PlayerTally()  # a new match: a new process and new budget blocks
         self.seat = seat
         if uses_persistent(self.game, self.bot):
             game = self.game
@@ -89,8 +83,9 @@ class FolderAgent:
             outcome = self.persistent.ask(turn, turn_input.files, turn_input.line or "")
         else:
             outcome = run_turn(self.bot, turn_input.files, self.limits, self.game.answer_file)
-        return Answer(outcome.command, _FAULTS.get(outcome.status), outcome.seconds, outcome.absent,
-                      outcome.detail)  # no file, a refused one, the core's words: as `td-runner match` gives them
+        self.tally.record_turn(turn, outcome)  # as `td-runner match` reads it: faults, no file, time budget
+        budget = self.game.time_budget if self.persistent is not None else None
+        return answer_from(outcome, self.tally, budget, turn)
 
     def close_process(self) -> None:
         if self.persistent is not None:

@@ -69,8 +69,7 @@ def print_standings(data: dict[str, Any], out) -> None:
     rows = data.get("rows", [])
     played = f"{data.get('matches', 0)}" + (f" of {data['scheduled']}" if data.get("scheduled") else "")
     sided = any("role" in row for row in rows)
-    cut = any(row.get("unfinished") for row in rows)  # matches stopped by --match-timeout: shown when there are
-
+    cut = any(row.get("unfinished") for row in rows)  # an "unfinished" column only when --match-timeout cut some
     table = Table(title=f"{data.get('game', '?')}: {played} matches", title_justify="left")
     for column in ("#", "bot", *(("role", "mean turns") if sided else ()), "ordinal", "mu", "sigma", "games",
                    "W", "D", "L", *(() if sided else ("points",)), "timeouts", "crashes", "no start", "DQ",

@@ -199,10 +199,14 @@ def run(args: argparse.Namespace, streams) -> int:
     print(f"standings: {folder / 'standings.json'}, {folder / 'standings.csv'}; games: {folder / 'games.jsonl'}",
           file=streams.out)
     if reporter.unfinished:
-        print(f"warning: {reporter.unfinished} matches reached --match-timeout {settings.match_timeout_s:g} s and "
-              "are recorded as unfinished (no winner, not rated, not played again by --resume)", file=streams.err)
+        print(f"warning: {_matches(reporter.unfinished)} reached --match-timeout {settings.match_timeout_s:g} s: "
+              "recorded as unfinished (no winner, not rated, not played again by --resume)", file=streams.err)
     if reporter.failures:
-        print(f"warning: {reporter.failures} matches could not be played; run again with --resume to retry them",
+        print(f"warning: {_matches(reporter.failures)} could not be played; run again with --resume to retry",
               file=streams.err)
         return ExitCode.DIFFERENT
     return ExitCode.OK
+
+
+def _matches(count: int) -> str:
+    return f"{count} match{'es' if count != 1 else ''}"

@@ -24,6 +24,7 @@ DEFAULT_MAX_BYTES = 9_000_000
 
 #: Words of match.json bot events -> (ruling kind, marker kind).
 _EVENT_KINDS = (("timed out", "timeout"), ("timeout", "timeout"), ("over budget", "timeout"),
+                ("answer within", "timeout"),  # persistent: "no answer within 1000 ms; ...", "no start-up and ..."
                 ("exit code", "crash"), ("signal", "crash"), ("killed", "crash"), ("crash", "crash"),
                 ("failed to start", "crash"), ("ended", "crash"), ("no answer", "crash"))
 

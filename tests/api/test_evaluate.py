@@ -74,3 +74,35 @@ def test_a_bot_folder_that_writes_nothing_is_no_file_as_in_a_match(tmp_path) -> 
     assert (answer.text, answer.fault, answer.absent, answer.detail) == ("", None, Absent.NO_FILE, "")
     report = episode.play({"P1": answer, "P2": episode.answer("P2", "")})
     assert report.rejected["P1"] == ("E01 bot wrote no commands.txt",)
+
+
+def test_a_persistent_bot_folder_over_the_time_budget_is_faulted_as_in_a_match(tmp_path) -> None:
+    """Invaders' 15 ms mean per block of 100 answers (spec 18) holds for bot folders in the API too: a folder
+    agent that answers in 25 ms gets OVER_BUDGET on turn 100 (its first answer, the start-up, does not count)."""
+    import json
+
+    from runner.api.agents import FolderAgent
+    from runner.api.core import Episode, make_setup
+    from runner.games.interface import Fault
+
+    folder = tmp_path / "slow"
+    folder.mkdir()
+    (folder / "bot.json").write_text(json.dumps({
+        "author": "t", "email": "t@td-runner.invalid", "nickName": "Slow", "botLocation": "/",
+        "botFileName": "bot.py", "botLanguage": "python3"}), encoding="utf-8")
+    (folder / "bot.py").write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(0.025)\n"
+                                   "    print('null', flush=True)\n", encoding="utf-8")
+    setup = make_setup("invaders", None, None, {"max_turns": 200})
+    episode = Episode(setup, 0)
+    agent = FolderAgent(setup.game, "invader", folder)
+    faults = []
+    try:
+        agent.start(episode, "invader")
+        while len(faults) < 101 and episode.session.outcome() is None:
+            answer = agent.act()
+            faults.append(answer.fault)
+            episode.play({"defender": episode.answer("defender", "null"), "invader": answer})
+    finally:
+        agent.close()
+    assert faults[:100] == [None] * 100 and faults[100] is Fault.OVER_BUDGET
+    assert any("over the budget" in event["event"] for event in agent.tally.events)

@@ -234,3 +234,28 @@ def test_lanes_e01_in_the_cores_words_is_ruled_a_timeout_or_a_crash(tmp_path: Pa
     assert [marker for marker in record["markers"] if marker[2].startswith("P1")] == [
         [1, "timeout", "P1: bot did not finish within 5.0 s"], [2, "crash", "P1: bot was killed by SIGSEGV"],
         [3, "crash", "P1: bot exited with status 1"], [5, "timeout", "P1: bot did not finish within the time limit"]]
+
+
+@pytest.mark.parametrize(("event", "kind"), [
+    ("timed out after 2000 ms, process tree killed", "timeout"),
+    ("no answer within 1000 ms; the bot keeps running, a late answer is dropped", "timeout"),  # persistent
+    ("no start-up and first answer within 10000 ms; the bot keeps running, a late answer is dropped", "timeout"),
+    ("exit code 3", "crash"),
+    ("killed by SIGSEGV", "crash"),
+    ("the bot process ended (exit code 1); it is not restarted", "crash"),
+    ("dropped 1 late answer to an earlier turn", ""),
+])
+def test_bot_events_are_ruled_by_their_words(event: str, kind: str) -> None:
+    assert html._event_kind(event) == kind
+
+
+def test_warzone_no_file_and_refused_are_ruled_no_orders_not_accepted() -> None:
+    from runner.games.warzone.html_record import _ruling
+
+    def events(status: str) -> dict:
+        return {"bots": {"A": {"status": status}}, "rejected": {}}
+
+    assert _ruling("A", events("ok"), True, None) == ("ok", "every order accepted")
+    assert _ruling("A", events("no_file"), True, None) == ("none", "no orders.txt: no orders")
+    assert _ruling("A", events("refused"), True, None) == ("none", "orders.txt refused (not read): no orders")
+    assert _ruling("A", events("timeout"), True, None) == ("timeout", "timeout")

@@ -134,7 +134,7 @@ def test_kill_then_resume_plays_each_match_once(td_bots: list[str], tmp_path: Pa
     assert not [p for p in os.listdir(out / "matches") if p.endswith(".partial")]
 
 
-UNFINISHED = ("warning: 2 matches reached --match-timeout 1 s and are recorded as unfinished (no winner, not rated, "
+UNFINISHED = ("warning: 2 matches reached --match-timeout 1 s: recorded as unfinished (no winner, not rated, "
               "not played again by --resume)\n")
 
 

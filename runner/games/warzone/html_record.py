@@ -21,7 +21,10 @@ from runner.replay.record import RecordBuilder
 
 STATS = ("territories", "armies", "cards")
 BOARD_JS = Path(__file__).with_name("html_board.js")
-STATUS_RULING = {"timeout": "timeout", "crash": "crash", "failed_to_start": "crash"}
+STATUS_RULING = {"timeout": "timeout", "crash": "crash", "failed_to_start": "crash", "no_file": "none",
+                 "refused": "none"}
+#: the words shown for a status that is not a fault (spec 4.2 `last_turn.bot.status`)
+STATUS_WORDS = {"no_file": "no orders.txt: no orders", "refused": "orders.txt refused (not read): no orders"}
 
 
 def _read_json(path: Path) -> Any:
@@ -139,7 +142,7 @@ def _ruling(seat: str, events: dict[str, Any], played: bool, player: dict[str, A
     rejected = (events.get("rejected") or {}).get(seat) or []
     text = "; ".join(f"line {r.get('line')}: {r.get('code')} {r.get('message')}" for r in rejected)
     if status in STATUS_RULING:
-        return STATUS_RULING[status], status + (f"; {text}" if text else "")
+        return STATUS_RULING[status], STATUS_WORDS.get(status, status) + (f"; {text}" if text else "")
     if rejected:
         return "invalid", text
     return "ok", "every order accepted"
