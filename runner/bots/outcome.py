@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import signal
 
 import attrs
 
@@ -37,9 +38,27 @@ def seconds_text(milliseconds: int) -> str:
     return f"{seconds:.1f} s" if milliseconds % 100 == 0 else f"{seconds:g} s"
 
 
-def exit_detail(code: int, described: str) -> str:
+_SIGNAL_HINTS = {
+    "SIGXCPU": " (CPU time limit)",
+    "SIGXFSZ": " (file size limit)",
+    "SIGKILL": " (the CPU time limit, or the kernel's out-of-memory killer)",
+}
+
+
+def describe_exit(code: int) -> str:
+    """A non-zero exit as the bot's events give it: `exit code 3`, `killed by SIGXCPU (CPU time limit)`."""
+    if code > 0:
+        return f"exit code {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"killed by {name}{_SIGNAL_HINTS.get(name, '')}"
+
+
+def exit_detail(code: int) -> str:
     """An exit as the games' messages give it, after "bot ": `exited with status 1`, `was killed by SIGSEGV`."""
-    return f"exited with status {code}" if code > 0 else f"was {described}"
+    return f"exited with status {code}" if code > 0 else f"was {describe_exit(code)}"
 
 
 def format_size(count: int) -> str:

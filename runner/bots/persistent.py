@@ -33,10 +33,9 @@ import attrs
 from runner.bots import isolation
 from runner.bots.definition import BotDefinition
 from runner.bots.limits import Limits
-from runner.bots.outcome import TurnOutcome, TurnStatus, exit_detail, format_size, seconds_text
+from runner.bots.outcome import TurnOutcome, TurnStatus, describe_exit, exit_detail, format_size, seconds_text
 from runner.bots.process import (
     Capture,
-    describe_exit,
     end_tree,
     has_exited,
     missing_program,
@@ -228,7 +227,7 @@ class PersistentBot:
         if self.dead_status is TurnStatus.FAILED_TO_START:
             return f"could not be started: {self.dead_reason}"
         if self.exit_code:
-            return exit_detail(self.exit_code, describe_exit(self.exit_code))
+            return exit_detail(self.exit_code)
         return "ended its process" if self.exit_code == 0 else "stopped answering"
 
     def _exchange(self, turn: int, deadline: float, output: Capture) -> str | None:

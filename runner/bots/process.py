@@ -20,7 +20,7 @@ from runner.bots.command_file import COMMAND_FILE, read_command
 from runner.games.interface import Absent, AnswerFile, AnswerLines
 from runner.bots.definition import BotDefinition
 from runner.bots.limits import Limits
-from runner.bots.outcome import TurnOutcome, TurnStatus, exit_detail, format_size, seconds_text
+from runner.bots.outcome import TurnOutcome, TurnStatus, describe_exit, exit_detail, format_size, seconds_text
 
 __all__ = ["Limits", "run_turn"]
 
@@ -135,9 +135,8 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str], ans
     else:
         status = TurnStatus.OK if exit_code == 0 else TurnStatus.CRASH
         if exit_code:
-            described = describe_exit(exit_code)
-            events.append(described)
-            detail = exit_detail(exit_code, described)
+            events.append(describe_exit(exit_code))
+            detail = exit_detail(exit_code)
     if capture.dropped:
         events.append(f"output truncated: {format_size(capture.dropped)} dropped")
     command, command_events = read_command(
@@ -291,24 +290,6 @@ def missing_program(bot: BotDefinition) -> str | None:
         path = os.path.join(bot.bot_dir, program)
         return None if os.access(path, os.X_OK) else f"failed to start: {path} is missing or not executable"
     return None if shutil.which(program) else f"failed to start: `{program}` is not installed"
-
-
-_SIGNAL_HINTS = {
-    "SIGXCPU": " (CPU time limit)",
-    "SIGXFSZ": " (file size limit)",
-    "SIGKILL": " (the CPU time limit, or the kernel's out-of-memory killer)",
-}
-
-
-def describe_exit(code: int) -> str:
-    if code > 0:
-        return f"exit code {code}"
-    try:
-        name = signal.Signals(-code).name
-    except ValueError:
-        name = f"signal {-code}"
-    hint = _SIGNAL_HINTS.get(name, "")
-    return f"killed by {name}{hint}"
 
 
 def _failed(reason: str, events: list[str] | None = None) -> TurnOutcome:
