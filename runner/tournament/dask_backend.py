@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import io
 import os
@@ -24,6 +25,7 @@ from typing import Any
 
 from runner.errors import UserError
 from runner.tournament.entrants import pack, unpack
+from runner.tournament.pool import run_jobs
 from runner.tournament.task import MatchResult, MatchTask, run_task
 
 RETRIES = 2
@@ -83,42 +85,76 @@ class DaskConnection:
         self.client = self.cluster = None
 
 
-class DaskBackend:
-    """Submits every match to a connected cluster; `run` calls `done` in the calling thread as results arrive."""
+class DaskPool:
+    """Matches as tasks on a connected cluster, submitted one by one; results taken as they finish."""
 
-    def __init__(self, connection: DaskConnection, bot_dirs: Mapping[str, Path]) -> None:
+    def __init__(self, connection: DaskConnection, bot_dirs: Mapping[str, Path] = ()) -> None:
+        if connection.client is None:
+            raise RuntimeError("DaskPool needs an open DaskConnection (a `with` block)")
         self.connection = connection
         self.workers = connection.workers
         self.bot_dirs = dict(bot_dirs)
+        self._packed: dict[str, Any] = {}  # content hash -> the scattered tar.gz bytes
+        self._futures: dict[Any, Path] = {}
+        self._ready: list[tuple[MatchResult, Path]] = []
+        self._count = 0
+
+    def add_bots(self, bot_dirs: Mapping[str, Path]) -> None:
+        self.bot_dirs.update(bot_dirs)
+
+    def submit(self, task: MatchTask, folder: Path) -> None:
+        client = self.connection.client
+        for bot_hash in task.bots:  # each bot packed and shipped once, whatever the number of its matches
+            if bot_hash not in self._packed:
+                self._packed[bot_hash] = client.scatter(pack(self.bot_dirs[bot_hash]), broadcast=False)
+        self._count += 1  # a match played again (its worker died) needs a key of its own
+        future = client.submit(play_remote, task, {h: self._packed[h] for h in task.bots},
+                               key=f"td-match-{task.match_id}-{self._count}", retries=RETRIES,
+                               pure=False)
+        self._futures[future] = folder
+
+    def in_flight(self) -> int:
+        return len(self._futures) + len(self._ready)
+
+    def next_result(self, timeout: float) -> tuple[MatchResult, Path] | None:
+        if not self._ready and self._futures:
+            distributed = import_distributed()
+            try:
+                finished = distributed.wait(list(self._futures), timeout=timeout, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                return None
+            for future in finished:
+                self._ready.append(self._collect(future, self._futures.pop(future)))
+        return self._ready.pop(0) if self._ready else None
+
+    def _collect(self, future: Any, folder: Path) -> tuple[MatchResult, Path]:
+        try:
+            result, log = future.result()
+        except Exception as exc:  # retries exhausted: the cluster's failure, not a bot's
+            match_id = future.key.removeprefix("td-match-").split("-")[0]
+            return MatchResult(match_id, None, f"the Dask task failed: {type(exc).__name__}: {exc}"), folder
+        if log is not None:
+            _unzip(log, folder)
+        return result, folder
+
+    def stop(self) -> None:
+        """Cancel queued matches; a running one ends at its own deadline (a Dask task cannot be stopped)."""
+        client = self.connection.client
+        if client is not None and self._futures:
+            client.cancel(list(self._futures))
+        self._futures.clear()
+        self._ready.clear()
+
+    def close(self) -> None:
+        self.stop()
 
     def run(self, jobs: Iterable[tuple[MatchTask, Path]], done: Callable[[MatchResult, Path], None]) -> None:
-        distributed = import_distributed()
-        client = self.connection.client
-        if client is None:
-            raise RuntimeError("DaskBackend.run needs an open DaskConnection (a `with` block)")
-        jobs = list(jobs)
-        needed = sorted({bot_hash for task, _ in jobs for bot_hash in task.bots})
-        packed = {bot_hash: client.scatter(pack(self.bot_dirs[bot_hash]), broadcast=False) for bot_hash in needed}
-        futures = {}
-        for task, folder in jobs:
-            future = client.submit(play_remote, task, {h: packed[h] for h in task.bots},
-                                   key=f"td-match-{task.match_id}", retries=RETRIES, pure=False)
-            futures[future] = folder
-        try:
-            for future in distributed.as_completed(futures):
-                folder = futures[future]
-                try:
-                    result, log = future.result()
-                except Exception as exc:  # retries exhausted: the cluster's failure, not a bot's
-                    done(MatchResult(future.key.removeprefix("td-match-"), None,
-                                     f"the Dask task failed: {type(exc).__name__}: {exc}"), folder)
-                    continue
-                if log is not None:
-                    _unzip(log, folder)
-                done(result, folder)
-        except BaseException:
-            client.cancel(list(futures))  # queued matches; a running one ends with its deadline
-            raise
+        """A tournament's whole schedule: every job submitted, `done` called in this thread as results arrive."""
+        run_jobs(self, jobs, done)
+
+
+#: The tournament's name for the pool (a schedule played through `run`).
+DaskBackend = DaskPool
 
 
 def play_remote(task: MatchTask, packed: Mapping[str, bytes]) -> tuple[MatchResult, bytes | None]:
@@ -136,8 +172,13 @@ def play_remote(task: MatchTask, packed: Mapping[str, bytes]) -> tuple[MatchResu
 
 def _cached(cache: Path, bot_hash: str, data: bytes) -> Path:
     target = cache / bot_hash
-    if target.is_dir():
+    if (target / "bot.json").is_file():
         return target
+    if target.exists():  # damaged since (a cleaner, a person): moved aside and unpacked again
+        aside = cache / f".{bot_hash}.{os.getpid()}.{id(data)}.old"
+        with contextlib.suppress(OSError):
+            target.rename(aside)
+        shutil.rmtree(aside, ignore_errors=True)
     cache.mkdir(parents=True, exist_ok=True)
     partial = cache / f".{bot_hash}.{os.getpid()}.{id(data)}"
     shutil.rmtree(partial, ignore_errors=True)

@@ -1,9 +1,13 @@
-"""Run tournament matches on this machine, K at once, each slot a reused worker process (`worker.py`).
+"""Run matches on this machine, K at once, each slot a reused worker process (`worker.py`).
 
 Processes, not threads: a match's own work (rules, log writing) is Python, and K matches in one interpreter
-would share one core. The main thread only hands out tasks and collects results, so Ctrl-C and SIGTERM reach
-it promptly; it then stops every worker with SIGTERM, which ends each match in flight cleanly. Those
-matches are not recorded (they are played again on `--resume`): an interruption loses at most K matches.
+would share one core. The caller's thread only hands out tasks and collects results, so Ctrl-C and SIGTERM
+reach it promptly; `stop` then sends every worker SIGTERM, which ends each match in flight cleanly. Those
+matches are not recorded (they are played again): an interruption loses at most K matches.
+
+`LocalPool` is a stream (submit a match whenever one is wanted, take results as they come), which a league
+needs because it picks each match from the ratings of the last ones; a tournament submits its whole schedule
+at once through `run_jobs` (pool.py).
 """
 
 from __future__ import annotations
@@ -19,10 +23,10 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import runner
+from runner.tournament.pool import Job, run_jobs
 from runner.tournament.task import MatchResult, MatchTask
 
-#: Where a job's log goes: the backend is told the final folder and plays into a temporary one beside it.
-Job = tuple[MatchTask, Path]
+__all__ = ["Job", "LocalBackend", "LocalPool", "default_workers"]
 
 
 def default_workers(seats_per_match: int) -> int:
@@ -34,80 +38,104 @@ def default_workers(seats_per_match: int) -> int:
     return max(1, cores // max(1, seats_per_match))
 
 
-class LocalBackend:
-    """K worker processes; `run` plays every job and calls `done` in the calling thread for each result."""
+class LocalPool:
+    """K slots, each a thread feeding one worker process (started on first use, replaced when it dies)."""
 
-    def __init__(self, workers: int, bot_dirs: Mapping[str, Path]) -> None:
+    def __init__(self, workers: int, bot_dirs: Mapping[str, Path] = ()) -> None:
         self.workers = workers
         self.bot_dirs = dict(bot_dirs)
+        self._pending: queue.Queue[Job] = queue.Queue()
+        self._results: queue.Queue[tuple[MatchResult, Path]] = queue.Queue()
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._processes: list[subprocess.Popen[bytes]] = []
+        self._threads: list[threading.Thread] = []
+        self._submitted = self._delivered = 0
+
+    def add_bots(self, bot_dirs: Mapping[str, Path]) -> None:
+        """Make more bot snapshots playable (a league's new versions)."""
+        self.bot_dirs.update(bot_dirs)
+
+    def submit(self, task: MatchTask, folder: Path) -> None:
+        self._submitted += 1
+        self._pending.put((task, folder))
+        if len(self._threads) < self.workers:
+            thread = threading.Thread(target=self._slot, daemon=True, name=f"td-slot-{len(self._threads)}")
+            self._threads.append(thread)
+            thread.start()
+
+    def in_flight(self) -> int:
+        """Matches submitted whose result has not been taken yet."""
+        return self._submitted - self._delivered
+
+    def next_result(self, timeout: float) -> tuple[MatchResult, Path] | None:
+        """The next finished match, or None after `timeout` seconds without one."""
+        try:
+            result = self._results.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        self._delivered += 1
+        return result
+
+    def stop(self) -> None:
+        """Interrupt: every worker gets SIGTERM (its match ends cleanly, unrecorded); queued jobs are dropped."""
+        self._stopping.set()
+        with self._lock:
+            for process in self._processes:
+                if process.poll() is None:
+                    process.send_signal(signal.SIGTERM)
+        for thread in self._threads:
+            thread.join(timeout=30)
+
+    def close(self) -> None:
+        """No more jobs: workers end when their input closes (a stopped pool's are killed if they linger)."""
+        self._stopping.set()
+        for thread in self._threads:
+            thread.join(timeout=30)
+        for process in self._processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
     def run(self, jobs: Iterable[Job], done: Callable[[MatchResult, Path], None]) -> None:
-        pending: queue.Queue[Job] = queue.Queue()
-        for job in jobs:
-            pending.put(job)
-        total = pending.qsize()
-        results: queue.Queue[tuple[MatchResult, Path]] = queue.Queue()
-        stopping = threading.Event()
-        processes: list[subprocess.Popen[bytes]] = []
-        lock = threading.Lock()
+        """A tournament's whole schedule: play every job, `done` called in this thread for each result."""
+        run_jobs(self, jobs, done)
 
-        def slot() -> None:
-            process = None
-            try:
-                while not stopping.is_set():
-                    try:
-                        task, folder = pending.get_nowait()
-                    except queue.Empty:
-                        return
+    def _slot(self) -> None:
+        process = None
+        try:
+            while not self._stopping.is_set():
+                try:
+                    task, folder = self._pending.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+                try:
                     if process is None:
-                        with lock:
-                            if stopping.is_set():
+                        with self._lock:
+                            if self._stopping.is_set():
                                 return
                             process = subprocess.Popen(
                                 [sys.executable, "-m", "runner.tournament.worker"], env=_worker_env(),
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-                            processes.append(process)
+                            self._processes.append(process)
                     result = _play(process, task, self.bot_dirs, folder)
-                    results.put((result, folder))
-                    if result.interrupted or (process.poll() is not None):
-                        process = None
-            finally:
-                if process is not None and process.stdin:
-                    try:
-                        process.stdin.close()
-                    except OSError:
-                        pass
-
-        threads = [threading.Thread(target=slot, daemon=True) for _ in range(min(self.workers, max(total, 1)))]
-        for thread in threads:
-            thread.start()
-        finished = 0
-        try:
-            while finished < total:
-                try:
-                    result, folder = results.get(timeout=0.2)
-                except queue.Empty:
-                    if not any(thread.is_alive() for thread in threads) and results.empty():
-                        break
+                except Exception as exc:  # no worker could start, a bot not handed over: this match only
+                    self._results.put((MatchResult(task.match_id, None, f"{type(exc).__name__}: {exc}"), folder))
                     continue
-                finished += 1
-                done(result, folder)
-        except BaseException:
-            stopping.set()
-            with lock:
-                for process in processes:
-                    if process.poll() is None:
-                        process.send_signal(signal.SIGTERM)
-            for thread in threads:
-                thread.join(timeout=30)
-            raise
+                self._results.put((result, folder))
+                if result.interrupted or process.poll() is not None:
+                    process = None
         finally:
-            stopping.set()
-            for process in processes:
+            if process is not None and process.stdin:
                 try:
-                    process.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+                    process.stdin.close()
+                except OSError:
+                    pass
+
+
+#: The tournament's name for the pool (a schedule played through `run`).
+LocalBackend = LocalPool
 
 
 def _worker_env() -> dict[str, str]:
