@@ -19,7 +19,8 @@ from runner.tournament.run import SETTINGS_FILE, TournamentSettings
 from runner.tournament.schedule import SIDED_GAMES
 from runner.tournament.standings import Standings, compute_standings, read_standings
 
-HELP = "print a tournament's standings (ratings, wins/draws/losses, faults, crosstable) from its folder"
+HELP = ("print a tournament's standings (ratings, wins/draws/losses, faults, crosstable) from its folder; --html "
+        "writes them as static web pages")
 EXITS = "exit codes: 0 printed, 2 not a tournament folder, 70 a bug"
 
 #: Above this many bots the crosstable is left to standings.json (it no longer fits a terminal).
@@ -29,6 +30,9 @@ CROSSTABLE_MAX = 12
 def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.add_argument("folder", metavar="DIR", help="a tournament folder (holds games.jsonl)")
     parser.add_argument("--json", action="store_true", help="print standings.json's content instead of tables")
+    parser.add_argument("--html", metavar="OUT",
+                        help="write the standings, crosstable, each bot's page, the matches and their HTML "
+                        "replays as static web pages into the folder OUT (opens from file:// or any web server)")
 
 
 def load(folder: Path) -> Standings | dict[str, Any]:
@@ -53,6 +57,13 @@ def load(folder: Path) -> Standings | dict[str, Any]:
 
 
 def run(args: argparse.Namespace, streams) -> int:
+    if args.html is not None:
+        from runner.league.web.export import write_site
+        from runner.league.web.tournament_data import TournamentSource
+
+        written = write_site(TournamentSource(Path(args.folder)), Path(args.html), cache=None)
+        print(f"wrote {written} pages to {args.html} (open {Path(args.html) / 'index.html'})", file=streams.out)
+        return ExitCode.OK
     standings = load(Path(args.folder))
     data = standings.to_json() if isinstance(standings, Standings) else standings
     if args.json:

@@ -1,0 +1,106 @@
+"""The site's routes: one table from a path to the page it shows, used by the live server (server.py) and
+by the static export (export.py), so both have the same pages at the same relative paths.
+
+Paths are relative to the site's top and URL-quoted as in the links (`players/<quoted name>.html`);
+`disk_path` is where a static copy keeps each one. Match ids in replay paths are integers: nothing outside
+the league folder can be named."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+import attrs
+
+from runner.league.web import pages
+from runner.league.web.model import Source
+from runner.league.web.replays import ensure_replay
+
+#: How many matches the matches page lists, and events the events page.
+RECENT_MATCHES, RECENT_EVENTS = 200, 500
+
+HTML, JSON = "text/html; charset=utf-8", "application/json"
+
+
+@attrs.frozen
+class Response:
+    status: int
+    content_type: str
+    body: bytes
+
+
+def _html(text: str, status: int = 200) -> Response:
+    return Response(status, HTML, text.encode("utf-8"))
+
+
+def _json(data: Any) -> Response:
+    return Response(200, JSON, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
+
+
+#: Fixed pages: path -> (source, live) -> response.
+PAGES: dict[str, Callable[[Source, bool], Response]] = {
+    "index.html": lambda source, live: _html(pages.standings_page(source.info(), source.standings(), live=live)),
+    "matches.html": lambda source, live: _html(
+        pages.matches_page(source.info(), source.recent_matches(RECENT_MATCHES), live=live)),
+    "crosstable.html": lambda source, live: _html(
+        pages.crosstable_page(source.info(), source.crosstable(), live=live)),
+    "events.html": lambda source, live: _html(pages.events_page(source.info(), source.events(RECENT_EVENTS),
+                                                                 live=live)),
+    "standings.json": lambda source, live: _json(source.standings_json()),
+    "state.json": lambda source, live: _json({"key": source.info().state, "matches": source.info().matches}),
+}
+ALIASES = {"": "index.html"}
+
+PLAYER = re.compile(r"players/([^/]+)\.html")
+REPLAY = re.compile(r"matches/([0-9]{1,18})/replay\.html")
+
+
+class Site:
+    """The pages of one source. `cache`: where replays are built and kept (None: no replay route)."""
+
+    def __init__(self, source: Source, *, live: bool, cache: Path | None) -> None:
+        self.source, self.live, self.cache = source, live, cache
+
+    def get(self, path: str) -> Response:
+        """The response for a URL path (without the leading '/', still quoted); 404 for anything unknown."""
+        path = ALIASES.get(path, path)
+        page = PAGES.get(path)
+        if page is not None and (path != "events.html" or self.source.info().has_events):
+            return page(self.source, self.live)
+        if match := PLAYER.fullmatch(path):
+            player = self.source.player(unquote(match.group(1)))
+            if player is not None:
+                return _html(pages.player_page(self.source.info(), player, live=self.live))
+            return self.not_found(path)
+        if (match := REPLAY.fullmatch(path)) and self.cache is not None:
+            target = self.replay(int(match.group(1)))
+            if target is not None:
+                return Response(200, HTML, target.read_bytes())
+        return self.not_found(path)
+
+    def replay(self, match: int) -> Path | None:
+        """The built replay page of a match (None: no such match, or it has no log)."""
+        log = self.source.match_log(match)
+        if log is None or self.cache is None:
+            return None
+        return ensure_replay(log, self.cache / f"{match}.html")
+
+    def not_found(self, path: str) -> Response:
+        root = "../" * path.count("/")
+        return _html(pages.not_found_page(self.source.info(), f"no page {path}", root=root), status=404)
+
+    def page_paths(self) -> Iterator[str]:
+        """Every page's path but the replays' and state.json (a static copy has no state to poll)."""
+        yield from (path for path in PAGES if path != "state.json"
+                    and (path != "events.html" or self.source.info().has_events))
+        yield from (f"players/{quote(name, safe='')}.html" for name in self.source.player_names())
+
+
+def disk_path(path: str) -> str:
+    """Where a static copy keeps the page at URL path `path`: the path unquoted (web servers and file://
+    unquote a URL's path to find the file)."""
+    return unquote(path)
