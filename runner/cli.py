@@ -16,7 +16,7 @@ from runner.interrupts import Terminated
 
 #: Subcommand modules under runner/commands/, in the order `--help` lists them.
 SUBCOMMANDS = ("match", "verify", "diff", "replay", "validate", "build", "games", "languages", "tournament", "standings",
-               "watch")
+               "watch", "league")
 
 
 @attrs.frozen

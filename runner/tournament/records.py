@@ -33,6 +33,7 @@ class SeatResult:
     invalid: int = 0  # answers the game refused
     disqualified: bool = False
     numbers: dict[str, Any] = attrs.field(factory=dict)  # the game's per-seat standings (score, health, ...)
+    faults: tuple[dict[str, Any], ...] = ()  # the first faults: turn, kind, detail, the bot's own output (tail)
 
 
 @attrs.frozen
@@ -84,7 +85,7 @@ class GameRecord:
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
         fields = {field.name for field in attrs.fields(cls)}
         values = {key: value for key, value in data.items() if key in fields}
-        values["seats"] = tuple(SeatResult(**seat) for seat in data["seats"])
+        values["seats"] = tuple(SeatResult(**{**seat, "faults": tuple(seat.get("faults", ()))}) for seat in data["seats"])
         values["ranking"] = tuple(tuple(group) for group in data["ranking"])
         values["game_ranking"] = tuple(tuple(group) for group in data.get("game_ranking", data["ranking"]))
         return cls(**values)

@@ -112,7 +112,7 @@ def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[
         if record.unfinished is not None:
             continue
         places = _places(record)
-        turns = _turns(record, sides, turn_cap) if sides else {}
+        turns = sided_scores(record, sides, turn_cap) if sides else {}
         for seat in record.seats:
             row = row_of(seat.bot, seat.hash, roles[seat.seat])
             row.games += 1
@@ -193,7 +193,7 @@ def _versus(record: GameRecord, seat: str, other: str) -> str:
     return "wins" if position[seat] < position[other] else "losses"
 
 
-def _turns(record: GameRecord, sides: tuple[str, str], turn_cap: int | None) -> dict[str, int]:
+def sided_scores(record: GameRecord, sides: tuple[str, str], turn_cap: int | None) -> dict[str, int]:
     """Both sides' score of one sided match (invaders spec 18): the turns it lasted; a forfeit scores as a
     disqualification: 0 when the first side could not start, else the turn cap."""
     score = record.details.get("score")
@@ -207,7 +207,7 @@ def _sided_events(records: Sequence[GameRecord], sides: tuple[str, str], turn_ca
     """Rating events of a sided game: per round and opponent, the bots that met it ranked by their score."""
     groups: dict[tuple[int, str, str], list[tuple[tuple[str, str | None], int]]] = {}
     for record in records:
-        score = _turns(record, sides, turn_cap)[sides[0]]
+        score = sided_scores(record, sides, turn_cap)[sides[0]]
         first, second = record.seat(sides[0]), record.seat(sides[1])
         # the first side is ranked by turns, more is better; the second by turns against it, fewer is better
         groups.setdefault((record.round, sides[1], second.hash), []).append(((first.hash, sides[0]), -score))

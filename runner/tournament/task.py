@@ -72,6 +72,7 @@ class _Watcher:
 
     def __init__(self, seats: Sequence[str], deadline_s: float | None) -> None:
         self.statuses: dict[str, dict[TurnStatus, int]] = {seat: {} for seat in seats}
+        self.faults: dict[str, list[dict[str, Any]]] = {seat: [] for seat in seats}
         self.deadline = None if deadline_s is None else time.monotonic() + deadline_s
 
     def round_played(self, round_number: int, session: Session, report: TurnReport,
@@ -79,8 +80,24 @@ class _Watcher:
         for seat, outcome in outcomes.items():
             counts = self.statuses[seat]
             counts[outcome.status] = counts.get(outcome.status, 0) + 1
+            rejected = report.rejected.get(seat, ())
+            if (outcome.status is not TurnStatus.OK or rejected) and len(self.faults[seat]) < FAULT_NOTES:
+                self.faults[seat].append(fault_note(round_number, outcome, rejected))
         if self.deadline is not None and time.monotonic() > self.deadline and session.outcome() is None:
             raise MatchOvertime  # (a game that has just ended is left to finish: its result stands)
+
+
+#: Faults kept per seat with the bot's own output (the first ones: later ones are usually the same).
+FAULT_NOTES = 3
+OUTPUT_TAIL = 2000  # characters of the bot's output kept per fault note
+
+
+def fault_note(turn: int, outcome: TurnOutcome, rejected: Sequence[str]) -> dict[str, Any]:
+    """One fault as a league page shows it: the turn, what went wrong, and the end of the bot's own output."""
+    what = outcome.status.value if outcome.status is not TurnStatus.OK else "invalid"
+    detail = outcome.detail or "; ".join([*outcome.events, *rejected])
+    output = outcome.output + "".join(f"[td-runner] {event}\n" for event in outcome.events)
+    return {"turn": turn, "kind": what, "detail": detail[:500], "output": output[-OUTPUT_TAIL:]}
 
 
 def run_task(task: MatchTask, bot_dirs: Mapping[str, Path], folder: Path) -> MatchResult:
@@ -123,6 +140,7 @@ def run_task(task: MatchTask, bot_dirs: Mapping[str, Path], folder: Path) -> Mat
             timeouts=counts.get(TurnStatus.TIMEOUT, 0), crashes=counts.get(TurnStatus.CRASH, 0),
             failed_to_start=counts.get(TurnStatus.FAILED_TO_START, 0), invalid=tally.invalid_commands,
             disqualified=seat in disqualified, numbers=dict(summary.standings.get(seat, {})),
+            faults=tuple(watcher.faults[seat]),
         ))
     common = dict(match=task.match_id, index=task.index, round=task.round, seed=task.seed, seats=tuple(seats),
                   rounds=summary.rounds, wall_seconds=round(time.monotonic() - started, 3),

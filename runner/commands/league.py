@@ -1,0 +1,258 @@
+"""`td-runner league run|status|export DIR ...`: a league that keeps playing while players resubmit.
+
+`run` plays matches chosen from the ratings (runner/league/) until Ctrl-C, SIGTERM or `--max-matches`;
+`status` prints the standings from `DIR/league.sqlite`; `export` writes the web pages as a static folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import signal
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from runner.commands.match import _game_named_in
+from runner.commands.options import add_game_options, chosen_options
+from runner.errors import ExitCode, UserError
+from runner.games import DEFAULT_GAME, GAMES, get_game
+
+HELP = "run a league: matches chosen by rating between submitted bots, until stopped; its standings and pages"
+EXITS = ("exit codes: 0 stopped (Ctrl-C, SIGTERM or --max-matches) or printed, 2 bad input, 70 a bug")
+DEFAULT_HOST = "127.0.0.1"
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
+    run = actions.add_parser("run", help="play matches until stopped (creates DIR on first use)",
+                             description="Play league matches until Ctrl-C/SIGTERM (matches in flight are dropped "
+                             "whole) or --max-matches. DIR remembers the game and options of its first run.",
+                             epilog=EXITS)
+    run.add_argument("folder", metavar="DIR", type=Path, help="the league folder")
+    run.add_argument("--game", help=f"the game: {', '.join(GAMES)} (default {DEFAULT_GAME}; fixed at the first run)")
+    run.add_argument("--submissions", type=Path, metavar="FOLDER", help="the folder whose subfolders (each holding "
+                     "bot.json) are the players; watched for new, changed and removed bots")
+    run.add_argument("--workers", type=int, metavar="K", help="matches at once (default: the cores / seats per "
+                     "match); with --dask local, the number of Dask workers")
+    run.add_argument("--dask", metavar="ADDRESS", help="play on a Dask cluster: tcp://HOST:8786, or 'local'")
+    run.add_argument("--serve", metavar="HOST:PORT", help="serve the league's web pages (HOST defaults to "
+                     f"{DEFAULT_HOST}; e.g. --serve 8080 or --serve 0.0.0.0:8080)")
+    run.add_argument("--max-matches", type=int, metavar="N", help="stop after N matches recorded in this run")
+    run.add_argument("--seed", type=int, help="the league's seed: matchmaking's draws and match seeds (default 0)")
+    run.add_argument("--table-size", type=int, metavar="N", help="multiplayer games (Warzone): seats per table "
+                     "(default 2)")
+    run.add_argument("--game-config", type=Path, help="game rules file (as td-runner match)")
+    run.add_argument("--timeout-ms", type=int, help="wall-clock limit per bot turn (default: the game's)")
+    run.add_argument("--startup-ms", type=int, help="persistent bots: limit of the start-up (default 10000)")
+    run.add_argument("--match-timeout", type=float, metavar="SECONDS", help="stop a match that runs longer; "
+                     "it is recorded as unfinished and not rated")
+    run.add_argument("--sandbox", action="store_true", default=None, help="run bots under bubblewrap")
+    run.add_argument("--quiet", action="store_true", help="no line per match")
+    name = _game_named_in(argv) or _stored_game(argv)
+    game = get_game(name if name in GAMES else DEFAULT_GAME)
+    add_game_options(run.add_argument_group(f"{game.name} options"), game.options)  # type: ignore[arg-type]
+
+    status = actions.add_parser("status", help="print the standings", epilog=EXITS)
+    status.add_argument("folder", metavar="DIR", type=Path, help="the league folder")
+    status.add_argument("--json", action="store_true", help='{"matches": N, "players": [{"name", "version", '
+                        '"mu", "sigma", "games", "status"}, ...]}')
+
+    export = actions.add_parser("export", help="write the web pages as a static folder", epilog=EXITS)
+    export.add_argument("folder", metavar="DIR", type=Path, help="the league folder")
+    export.add_argument("out", metavar="OUT", type=Path, help="the folder to write (created)")
+
+
+def _stored_game(argv: list[str]) -> str | None:
+    """`league run DIR` on an existing league: its game (so that game's options parse)."""
+    from runner.league.settings import stored_settings
+
+    folder = next((Path(a) for a in argv[argv.index("run") + 1:] if not a.startswith("-")), None) \
+        if "run" in argv else None
+    settings = stored_settings(folder) if folder is not None else None
+    return settings.game if settings else None
+
+
+def run(args: argparse.Namespace, streams) -> int:
+    if args.action is None:
+        raise UserError("league needs an action: run, status or export (td-runner league --help)")
+    return {"run": _run, "status": _status, "export": _export}[args.action](args, streams)
+
+
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    """The league settings the command line sets (those it leaves out are the league's own)."""
+    given: dict[str, Any] = {}
+    if args.game is not None:
+        given["game"] = get_game(args.game).name
+    if args.submissions is not None:
+        if not args.submissions.is_dir():
+            raise UserError(f"--submissions {args.submissions}: no such folder")
+        given["submissions"] = str(args.submissions.resolve())
+    for key, value in (("game_config", str(args.game_config.resolve()) if args.game_config else None),
+                       ("timeout_ms", args.timeout_ms), ("startup_ms", args.startup_ms),
+                       ("sandbox", args.sandbox), ("match_timeout_s", args.match_timeout),
+                       ("table_size", args.table_size), ("seed", args.seed)):
+        if value is not None:
+            given[key] = value
+    game = get_game(given.get("game") or _stored_game(["run", str(args.folder)]) or DEFAULT_GAME)
+    options = {option.dest: getattr(args, option.dest, None) for option in game.options}
+    options = {key: (str(value) if isinstance(value, Path) else value) for key, value in options.items()
+               if value is not None}
+    if options:
+        given["options"] = options
+    return given
+
+
+def _run(args: argparse.Namespace, streams) -> int:
+    from runner.league.run import League
+    from runner.league.settings import claim, prepare_rules
+    from runner.league.store import connect
+    from runner.tournament.local import LocalPool, default_workers
+
+    if args.workers is not None and args.workers < 1:
+        raise UserError(f"--workers must be at least 1, got {args.workers}")
+    if args.max_matches is not None and args.max_matches < 1:
+        raise UserError(f"--max-matches must be at least 1, got {args.max_matches}")
+    serve = _address(args.serve) if args.serve else None
+    given = _given(args)
+    folder: Path = args.folder
+    existed = (folder / "league.sqlite").is_file()
+    if not existed and "submissions" not in given:
+        raise UserError(f"{folder} holds no league yet: give --submissions FOLDER (and --game NAME) to start one")
+    with contextlib.ExitStack() as stack:
+        db = connect(folder, create=True)
+        stack.callback(db.close)
+        settings = claim_checked(db, given, folder, existed)
+        rules = prepare_rules(settings)
+        if not Path(settings.submissions).is_dir():
+            raise UserError(f"{settings.submissions}: the league's submissions folder is gone")
+        workers = args.workers or default_workers(len(rules.seats))
+        if args.dask is not None:
+            from runner.tournament.dask_backend import DaskConnection, DaskPool
+
+            connection = stack.enter_context(DaskConnection(args.dask, workers))
+            pool: Any = DaskPool(connection)
+            if pool.workers is None:
+                pool.workers = max(2, len(connection.client.scheduler_info().get("workers", {})) or 2)
+        else:
+            pool = LocalPool(workers)
+        out = streams.out
+
+        def log(line: str) -> None:
+            if not args.quiet:
+                print(line, file=out, flush=True)
+
+        league = League(folder, rules, db, pool, log)
+        if serve is not None:
+            from runner.league.web.server import start_server
+
+            try:
+                server = start_server(folder, *serve)
+            except OSError as exc:
+                raise UserError(f"--serve {args.serve}: cannot listen: {exc.strerror or exc}") from None
+            stack.callback(server.close)
+            print(f"league pages: {server.url}", file=out, flush=True)
+        print(f"league {folder}: {rules.game.name}, submissions {settings.submissions}, "
+              f"{pool.workers} at once{' on Dask' if args.dask else ''}; Ctrl-C stops", file=out, flush=True)
+        stop = threading.Event()
+        with _stop_on_signals(stop):
+            try:
+                stats = league.run(args.max_matches, stop)
+            finally:
+                if league.in_flight:
+                    pool.stop()
+                pool.close()
+        dropped = " (matches in flight dropped)" if stop.is_set() else ""
+        per_match = stats.cpu_seconds / stats.played * 1000 if stats.played else 0.0
+        print(f"stopped{dropped}: {stats.played} matches played in {stats.wall_seconds:.1f} s, league CPU "
+              f"{per_match:.1f} ms per match; `td-runner league status {folder}` shows the standings", file=out)
+    return ExitCode.OK
+
+
+def claim_checked(db: sqlite3.Connection, given: dict[str, Any], folder: Path, existed: bool) -> Any:
+    """claim(), and a league folder made by this very call removed again when its settings are refused."""
+    from runner.league.settings import claim, prepare_rules
+    from runner.league.store import transaction
+
+    try:
+        with transaction(db):
+            settings = claim(db, given, folder)
+        if not existed:
+            prepare_rules(settings)  # a bad option leaves no league behind
+        return settings
+    except UserError:
+        if not existed:
+            db.close()
+            for name in ("league.sqlite", "league.sqlite-wal", "league.sqlite-shm"):
+                (folder / name).unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def _stop_on_signals(stop: threading.Event):  # type: ignore[no-untyped-def]
+    """Ctrl-C and SIGTERM set `stop` (the loop ends within a fraction of a second) instead of raising."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler = lambda signum, frame: stop.set()  # noqa: E731
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise UserError(f"--serve {text}: give PORT or HOST:PORT (e.g. 8080 or 127.0.0.1:8080)") from None
+    if not 0 <= number < 65536:
+        raise UserError(f"--serve {text}: the port must be 0-65535")
+    return (host.strip("[]") or DEFAULT_HOST), number
+
+
+def _status(args: argparse.Namespace, streams) -> int:
+    from runner.league.standings import standings, standings_json
+    from runner.league.store import connect
+
+    db = connect(args.folder, readonly=True)
+    try:
+        if args.json:
+            print(json.dumps(standings_json(db), indent=2), file=streams.out)
+            return ExitCode.OK
+        rows = standings(db)
+        matches = db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    finally:
+        db.close()
+    print(f"{args.folder}: {matches} match{'es' if matches != 1 else ''}", file=streams.out)
+    table = Table()
+    sided = any(row.role for row in rows)
+    columns = ("#", "player", "version", *(("role",) if sided else ()), "mu", "sigma", "games", "W-D-L", "faults",
+               "status")
+    for column in columns:
+        table.add_column(column, justify="right" if column in ("#", "mu", "sigma", "games", "faults") else "left")
+    rank = 0
+    for row in rows:
+        rank = rank + 1 if row.status == "active" else rank
+        status = row.status + (f": {row.reason}" if row.reason and row.status != "active" else "")
+        table.add_row(str(rank) if row.status == "active" else "", row.name, str(row.version),
+                      *((row.role,) if sided else ()), f"{row.mu:.2f}", f"{row.sigma:.2f}", str(row.games),
+                      f"{row.wins}-{row.draws}-{row.losses}", str(row.faults), status)
+    Console(file=streams.out, width=160, highlight=False, markup=False).print(table)
+    return ExitCode.OK
+
+
+def _export(args: argparse.Namespace, streams) -> int:
+    from runner.league.web.export import export
+
+    count = export(args.folder, args.out)
+    print(f"{count} files written to {args.out}", file=streams.out)
+    return ExitCode.OK

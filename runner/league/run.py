@@ -1,0 +1,280 @@
+"""`league run`: keep a pool of workers busy with matches chosen from the ratings, until stopped.
+
+The loop runs on one thread and is the database's only writer. Each pass it takes in what changed in the
+submissions folder (watchdog tells it; a slow rescan catches anything missed), records the builds that
+ended, records the matches that finished, and tops the pool up to its width with new matches from
+matchmaking. A match whose worker died is handed out again (the same seats and seed, at most
+`RETRIES` times); `matches.task` keeps it from being recorded twice.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import shutil
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import attrs
+
+from runner.bots.definition import read_bot_json
+from runner.errors import UserError
+from runner.league.matchmaking import Candidate, pick
+from runner.league.ratings import Rating, RatingBook
+from runner.league.recorder import MATCHES, Seating, clean_orphans, load_book, record_match
+from runner.league.settings import LeagueRules
+from runner.league.store import ACTIVE, get_meta, set_meta, transaction
+from runner.league.submissions import BOTS, Registrar, scan
+from runner.tournament.pool import Pool
+from runner.tournament.run import _runtime_files
+from runner.tournament.task import MatchResult, MatchTask
+
+RETRIES = 2  # a match whose worker died is played again this many times, then given up (an event says so)
+QUIET_S = 0.5  # a submissions folder is read again once it has been still this long after a change
+RESCAN_S = 30.0  # and at least this often, in case a change was not reported (network folders)
+
+
+@attrs.define
+class InFlight:
+    seating: Seating
+    task: MatchTask
+    partial: Path
+    attempts: int = 1
+
+
+@attrs.define
+class RunStats:
+    """What one `league run` did (the CLI's last line, the benchmark's figures)."""
+
+    played: int = 0
+    failed: int = 0
+    cpu_seconds: float = 0.0  # the league process's own CPU (matches run in workers)
+    wall_seconds: float = 0.0
+
+
+class _FolderWatch:
+    """watchdog on the submissions folder: any event marks it changed (debounced by the loop)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.changed_at: float | None = time.monotonic()  # read once at the start
+        self.observer = None
+        try:
+            from watchdog.events import FileSystemEventHandler
+            from watchdog.observers import Observer
+        except ImportError:  # a dependency; without it the periodic rescan still works
+            return
+        watch = self
+
+        class Handler(FileSystemEventHandler):
+            def on_any_event(self, event: object) -> None:
+                if getattr(event, "event_type", "") not in ("opened", "closed_no_write"):
+                    watch.changed_at = time.monotonic()
+
+        self.observer = Observer()
+        self.observer.schedule(Handler(), str(folder), recursive=True)
+        self.observer.daemon = True
+        self.observer.start()
+
+    def close(self) -> None:
+        if self.observer is not None:
+            self.observer.stop()
+            self.observer.join(timeout=5)
+
+
+class League:
+    """One league folder being played (see the module docstring)."""
+
+    def __init__(self, folder: Path, rules: LeagueRules, db: sqlite3.Connection, pool: Pool,
+                 log: Callable[[str], None]) -> None:
+        self.folder = folder
+        self.rules = rules
+        self.db = db
+        self.pool = pool
+        self.log = log
+        self.submissions = Path(rules.settings.submissions)
+        cap = rules.options.get("max_turns") if rules.sides else None
+        self.turn_cap = cap if isinstance(cap, int) else None
+        game = rules.game
+        ignored = tuple(sorted(set(_runtime_files(game, rules.config, rules.options, len(rules.seats)))))
+        self.ignored = ignored
+        self.registrar = Registrar(db, folder, game.name, rules.roles, ignored, log)
+        self.book: RatingBook = load_book(db, rules.sides)
+        self.in_flight: dict[int, InFlight] = {}
+        self.meetings: dict[tuple[int, int], int] = {}
+        self.seat_counts: dict[int, list[int]] = {}
+        for row in db.execute("SELECT match_id, position, version_id FROM seats ORDER BY match_id, position"):
+            self._count_seat(row["version_id"], row["position"])
+        for row in db.execute("SELECT a.version_id AS a, b.version_id AS b, COUNT(*) AS n FROM seats a JOIN seats b "
+                              "ON a.match_id = b.match_id AND a.version_id < b.version_id GROUP BY a.version_id, b.version_id"):
+            self.meetings[(row["a"], row["b"])] = row["n"]
+        self.stats = RunStats()
+        (folder / MATCHES).mkdir(parents=True, exist_ok=True)
+        removed = clean_orphans(db, folder)
+        if removed:
+            log(f"removed {removed} match folder(s) left unrecorded by the last run")
+        shutil.rmtree(folder / BOTS / ".partial", ignore_errors=True)
+        self.pool.add_bots(self._snapshots())
+        self._last_scan = 0.0
+
+    # the loop ---------------------------------------------------------------------------------------------
+
+    def run(self, max_matches: int | None, stop: threading.Event) -> RunStats:
+        """Play until `stop` is set or `max_matches` have been recorded in this run; matches in flight when
+        stopped are dropped whole (the caller stops the pool)."""
+        started, cpu = time.monotonic(), time.process_time()
+        watch = _FolderWatch(self.submissions)
+        try:
+            while not stop.is_set():
+                if max_matches is not None and self.stats.played >= max_matches:
+                    break
+                self._take_submissions(watch)
+                if self.registrar.finished_builds():
+                    self.pool.add_bots(self._snapshots())
+                self._fill(max_matches)
+                if not self.in_flight:
+                    stop.wait(0.2)
+                    continue
+                got = self.pool.next_result(0.2)
+                if got is not None:
+                    self._finished(*got)
+        finally:
+            watch.close()
+            self.stats.cpu_seconds = time.process_time() - cpu
+            self.stats.wall_seconds = time.monotonic() - started
+        return self.stats
+
+    def _take_submissions(self, watch: _FolderWatch) -> None:
+        now = time.monotonic()
+        changed = watch.changed_at is not None and now - watch.changed_at >= QUIET_S
+        if not changed and now - self._last_scan < RESCAN_S:
+            return
+        watch.changed_at = None
+        self._last_scan = now
+        for new in self.registrar.sync(scan(self.submissions, self.ignored)):
+            self.registrar.check(new)
+            for role in self.rules.roles:
+                self.book.add(new.version, role, _start(self.db, new.version, role))
+        self.pool.add_bots(self._snapshots())
+
+    def _snapshots(self) -> dict[str, Path]:
+        return {row["hash"]: self.folder / BOTS / row["hash"]
+                for row in self.db.execute("SELECT DISTINCT hash FROM versions")}
+
+    def _fill(self, max_matches: int | None) -> None:
+        width = self.pool.workers or 2 * max(1, len(self.rules.seats))
+        while len(self.in_flight) < width:
+            if max_matches is not None and self.stats.played + len(self.in_flight) >= max_matches:
+                return
+            if not self._schedule():
+                return
+
+    def _schedule(self) -> bool:
+        """Hand out one match; False when matchmaking finds none (too few active players)."""
+        rules = self.rules
+        number = int(get_meta(self.db, "scheduled") or 0) + 1
+        rng = random.Random(f"{rules.settings.seed}:{number}")
+        candidates = self._candidates()
+        versions = pick(candidates, rules.seats, rules.sides, self.meetings, rng)
+        if versions is None:
+            return False
+        seed = rng.randrange(2**31)
+        with transaction(self.db):
+            set_meta(self.db, "scheduled", str(number))
+        roles = rules.sides or ("",) * len(rules.seats)
+        rows = {row["id"]: row for row in self.db.execute(
+            f"SELECT v.id, v.hash, p.name FROM versions v JOIN players p ON p.id = v.player_id "
+            f"WHERE v.id IN ({','.join('?' * len(versions))})", versions)}
+        task = MatchTask(f"{number:08d}", number, 0, seed, rules.game.name, rules.seats,
+                         tuple(rows[v]["hash"] for v in versions), tuple(rows[v]["name"] for v in versions),
+                         rules.options, rules.config, rules.limits, rules.startup_ms, rules.settings.match_timeout_s)
+        flight = InFlight(Seating(number, tuple(versions), tuple(roles)), task, self._partial(number))
+        self.in_flight[number] = flight
+        self.pool.submit(task, flight.partial)
+        return True
+
+    def _partial(self, number: int) -> Path:
+        partial = self.folder / MATCHES / f".{number:08d}.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        return partial
+
+    def _candidates(self) -> list[Candidate]:
+        busy: dict[int, int] = {}
+        for flight in self.in_flight.values():
+            for version in flight.seating.versions:
+                busy[version] = busy.get(version, 0) + 1
+        found = []
+        rows = self.db.execute("SELECT v.id, p.name, v.hash FROM versions v JOIN players p ON p.id = v.player_id "
+                               "WHERE v.status = ? AND p.retired IS NULL ORDER BY v.id", (ACTIVE,))
+        for row in rows:
+            author = _author(self.folder / BOTS / row["hash"])
+            first, second = self.seat_counts.get(row["id"], [0, 0])[:2]
+            for role in self.rules.roles:
+                rating = self.book.get(row["id"], role)
+                found.append(Candidate(row["id"], row["name"], author, role, rating.mu, rating.sigma, rating.games,
+                                       first, second, busy.get(row["id"], 0)))
+        return found
+
+    def _finished(self, result: MatchResult, partial: Path) -> None:
+        flight = self.in_flight.get(int(result.match_id))
+        if flight is None:
+            return
+        if result.record is None:
+            shutil.rmtree(partial, ignore_errors=True)
+            if result.interrupted or flight.attempts > RETRIES:
+                del self.in_flight[flight.seating.number]
+                self.stats.failed += 1
+                self.log(f"match {flight.seating.number} not played: {result.problem}")
+                return
+            flight.attempts += 1  # the worker died: the same match again, on whichever worker is free
+            self.log(f"match {flight.seating.number}: {result.problem}; played again")
+            flight.partial = self._partial(flight.seating.number)
+            self.pool.submit(flight.task, flight.partial)
+            return
+        del self.in_flight[flight.seating.number]
+        match_id = record_match(self.db, self.book, self.folder, result.record, flight.seating, partial,
+                                self.rules.sides, self.turn_cap)
+        versions = flight.seating.versions
+        for position, version in enumerate(versions):
+            self._count_seat(version, position)
+        for index, a in enumerate(versions):
+            for b in versions[index + 1:]:
+                key = (min(a, b), max(a, b))
+                self.meetings[key] = self.meetings.get(key, 0) + 1
+        self.stats.played += 1
+        self.log(_describe(match_id, result, flight))
+
+    def _count_seat(self, version: int, position: int) -> None:
+        counts = self.seat_counts.setdefault(version, [0] * max(2, len(self.rules.seats)))
+        if position < len(counts):
+            counts[position] += 1
+
+
+def _start(db: sqlite3.Connection, version: int, role: str) -> Rating:
+    """A version's stored starting rating (the registrar wrote it)."""
+    row = db.execute("SELECT mu, sigma FROM ratings WHERE version_id = ? AND role = ?", (version, role)).fetchone()
+    return Rating(row["mu"], row["sigma"]) if row else Rating()
+
+
+@functools.lru_cache(maxsize=4096)
+def _author(snapshot: Path) -> str:
+    """bot.json's author (a snapshot never changes: read once)."""
+    try:
+        author = read_bot_json(snapshot).get("author")
+    except UserError:
+        return ""
+    return author if isinstance(author, str) else ""
+
+
+def _describe(match_id: int, result: MatchResult, flight: InFlight) -> str:
+    record = result.record
+    assert record is not None
+    names = [seat.bot for seat in record.seats]
+    if record.unfinished:
+        return f"match {match_id}: {' vs '.join(names)} unfinished ({record.unfinished})"
+    ranking = " > ".join(" = ".join(names[[s.seat for s in record.seats].index(seat)] for seat in group)
+                         for group in record.ranking)
+    return f"match {match_id}: {ranking}{' (draw)' if record.draw else ''} ({record.end_reason}, {record.rounds} rounds)"
+

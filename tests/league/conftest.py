@@ -1,0 +1,1 @@
+"""The league tests' helpers live in league_helpers.py (imported by module name: tests/ has no packages)."""

@@ -1,0 +1,173 @@
+"""`td-runner league run/status`: a Tower Defence league of 4 players on 2 workers, new versions, retired
+players, refused submissions, settings that cannot change, and a league killed with SIGKILL that carries on."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from league_helpers import TD_BOT, check_consistent, database, run_cli, td_submissions, write_bot
+
+pytest.importorskip("openskill", reason="leagues need openskill (td-runner[league])")
+
+TD = ("--max-rounds", "4")
+
+
+def test_four_players_two_workers(tmp_path: Path) -> None:
+    subs = td_submissions(tmp_path)
+    league = tmp_path / "league"
+    code, out, err = run_cli("league", "run", league, "--submissions", subs, "--workers", "2", "--max-matches", "8", *TD)
+    assert code == 0, err
+    assert "8 matches played" in out
+    assert check_consistent(league) == 8
+    db = database(league)
+    played = {row[0] for row in db.execute("SELECT DISTINCT p.name FROM seats s JOIN versions v ON v.id = s.version_id "
+                                           "JOIN players p ON p.id = v.player_id")}
+    assert played == {"tiny0", "tiny1", "tiny2", "tiny3"}  # every new player plays first
+    logs = [row[0] for row in db.execute("SELECT log FROM matches")]
+    for log in logs:  # every log verifies, exactly as a td-runner match log does
+        code, verified, err = run_cli("verify", league / log)
+        assert code == 0, verified + err
+    code, status, err = run_cli("league", "status", league, "--json")
+    data = json.loads(status)
+    assert data["matches"] == 8 and {p["name"] for p in data["players"]} == played
+    assert all({"name", "version", "mu", "sigma", "games", "status"} <= set(p) for p in data["players"])
+    assert sum(p["games"] for p in data["players"]) == 16
+    assert data["players"][-1]["name"] == "tiny0"  # the bot that does nothing is rated last
+    code, table, err = run_cli("league", "status", league)
+    assert code == 0 and "tiny3" in table and "8 matches" in table
+
+
+def test_new_version_plays_next_removed_retires_invalid_never_scheduled(tmp_path: Path) -> None:
+    subs = td_submissions(tmp_path, 3)
+    league = tmp_path / "league"
+    assert run_cli("league", "run", league, "--submissions", subs, "--workers", "1", "--max-matches", "3", *TD)[0] == 0
+    (subs / "tiny1" / "bot.py").write_text(TD_BOT.format(row=5, col=1))  # a new version of tiny1
+    write_bot(subs / "broken", "Broken", "print('hi')", language="cobol")  # refused: unknown language
+    missing = write_bot(subs / "nofile", "NoFile", "")
+    (missing / "bot.py").unlink()  # refused: the bot file is missing
+    import shutil
+
+    shutil.rmtree(subs / "tiny2")  # retired
+    code, out, err = run_cli("league", "run", league, "--workers", "1", "--max-matches", "3")
+    assert code == 0, err
+    assert "tiny2: folder removed, retired" in out
+    db = database(league)
+    versions = {(row["name"], row["number"]): row for row in db.execute(
+        "SELECT p.name, v.* FROM versions v JOIN players p ON p.id = v.player_id")}
+    assert versions[("tiny1", 2)]["status"] == "active"
+    assert versions[("tiny1", 1)]["status"] == "replaced"
+    assert versions[("tiny2", 1)]["status"] == "retired"
+    assert versions[("broken", 1)]["status"] == "invalid" and "cobol" in versions[("broken", 1)]["reason"]
+    assert versions[("nofile", 1)]["status"] == "invalid" and "bot.py" in versions[("nofile", 1)]["reason"]
+    new_id = versions[("tiny1", 2)]["id"]
+    first_new = db.execute("SELECT version_id FROM seats WHERE match_id = 4").fetchall()
+    assert new_id in {row[0] for row in first_new}  # the new version plays first
+    later = {row[0] for row in db.execute("SELECT version_id FROM seats WHERE match_id > 3")}
+    never = {versions[key]["id"] for key in (("tiny1", 1), ("tiny2", 1), ("broken", 1), ("nofile", 1))}
+    assert not later & never
+    start = db.execute("SELECT mu0, sigma0 FROM ratings WHERE version_id = ?", (new_id,)).fetchone()
+    old = db.execute("SELECT mu, sigma FROM ratings WHERE version_id = ?", (versions[("tiny1", 1)]["id"],)).fetchone()
+    assert start["mu0"] == old["mu"] and start["sigma0"] > old["sigma"]  # its player's rating, widened
+    data = json.loads(run_cli("league", "status", league, "--json")[1])
+    shown = {p["name"]: p for p in data["players"]}
+    assert shown["broken"]["status"] == "invalid" and "cobol" in shown["broken"]["reason"]
+    assert shown["tiny2"]["status"] == "retired" and shown["tiny1"]["version"] == 2
+    check_consistent(league)
+
+
+def test_a_changed_folder_is_seen_while_running(tmp_path: Path) -> None:
+    """The watchdog path: a folder changed while the league runs becomes a version within a second or so."""
+    import threading
+
+    from runner.league.run import League
+    from runner.league.settings import LeagueSettings, claim, prepare_rules
+    from runner.league.store import connect, transaction
+    from runner.tournament.local import LocalPool
+
+    subs = td_submissions(tmp_path, 2)
+    folder = tmp_path / "league"
+    db = connect(folder, create=True)
+    with transaction(db):
+        settings = claim(db, {"submissions": str(subs), "options": {"max_rounds": 2}}, folder)
+    pool = LocalPool(1)
+    lines: list[str] = []
+    league = League(folder, prepare_rules(settings), db, pool, lines.append)
+    stop = threading.Event()
+    thread = threading.Thread(target=league.run, args=(None, stop))
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not any(line.startswith("match ") for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        write_bot(subs / "tiny2", "Tiny2", TD_BOT.format(row=2, col=0))
+        while not any("tiny2: version 1 plays" in line for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert any("tiny2: version 1 plays" in line for line in lines), lines
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+        pool.stop()
+        pool.close()
+        db.close()
+
+
+def test_settings_are_fixed_and_bad_input_is_one_line(tmp_path: Path) -> None:
+    subs = td_submissions(tmp_path, 2)
+    league = tmp_path / "league"
+    code, _, err = run_cli("league", "run", league, "--max-matches", "1")
+    assert code == 2 and err.startswith("error: ") and "--submissions" in err and not league.exists() or \
+        not (league / "league.sqlite").exists()
+    code, _, err = run_cli("league", "run", league, "--submissions", tmp_path / "nowhere")
+    assert code == 2 and "no such folder" in err
+    code, _, err = run_cli("league", "run", league, "--submissions", subs, "--timeout-ms", "0")
+    assert code == 2 and "--timeout-ms" in err and not (league / "league.sqlite").exists()
+    assert run_cli("league", "run", league, "--submissions", subs, "--max-matches", "1", *TD)[0] == 0
+    code, _, err = run_cli("league", "run", league, "--game", "lanes", "--max-matches", "1")
+    assert code == 2 and "game is 'tower-defence', not 'lanes'" in err and err.count("\n") == 1
+    code, _, err = run_cli("league", "run", league, "--max-rounds", "9", "--max-matches", "1")
+    assert code == 2 and "options" in err
+    code, out, err = run_cli("league", "run", league, "--max-matches", "1", *TD)  # the same options: continues
+    assert code == 0, err
+    code, _, err = run_cli("league", "status", tmp_path / "nothing")
+    assert code == 2 and "not a league folder" in err
+    code, _, err = run_cli("league", "run", league, "--serve", "localhost:http")
+    assert code == 2 and "--serve" in err
+
+
+def test_kill_9_then_run_again(tmp_path: Path) -> None:
+    """SIGKILL of the league (and its workers) mid-run: every finished match is recorded once, whole; the next
+    run carries on; the standings equal the ones recomputed from the stored matches."""
+    subs = tmp_path / "submissions"
+    for n in range(4):  # slowish bots, so that matches are in flight when the kill comes
+        write_bot(subs / f"slow{n}", f"Slow{n}", "import time\ntime.sleep(0.05)\n" + TD_BOT.format(row=n, col=n))
+    league = tmp_path / "league"
+    command = [sys.executable, "-m", "runner", "league", "run", str(league), "--submissions", str(subs),
+               "--workers", "2", "--max-rounds", "6"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            time.sleep(0.3)
+            if (league / "league.sqlite").is_file():
+                db = database(league)
+                count = db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+                db.close()
+                if count >= 3:
+                    break
+        os.killpg(process.pid, signal.SIGKILL)
+    finally:
+        process.wait(timeout=30)
+    before = check_consistent(league)
+    assert before >= 3
+    code, out, err = run_cli("league", "run", league, "--workers", "2", "--max-matches", "3")
+    assert code == 0, err
+    assert check_consistent(league) == before + 3
+    assert not [p for p in (league / "matches").iterdir() if p.name.startswith(".")]
