@@ -171,3 +171,42 @@ def test_kill_9_then_run_again(tmp_path: Path) -> None:
     assert code == 0, err
     assert check_consistent(league) == before + 3
     assert not [p for p in (league / "matches").iterdir() if p.name.startswith(".")]
+
+
+def test_a_worker_that_dies_costs_only_its_match_which_is_played_again(tmp_path: Path) -> None:
+    import threading
+
+    from runner.league.run import League
+    from runner.league.settings import claim, prepare_rules
+    from runner.league.store import connect, transaction
+    from runner.tournament.local import LocalPool
+
+    subs = tmp_path / "submissions"
+    for n in range(3):
+        write_bot(subs / f"slow{n}", f"Slow{n}", "import time\ntime.sleep(0.1)\n" + TD_BOT.format(row=n, col=n))
+    folder = tmp_path / "league"
+    db = connect(folder, create=True)
+    with transaction(db):
+        settings = claim(db, {"submissions": str(subs), "options": {"max_rounds": 8}}, folder)
+    pool = LocalPool(2)
+    lines: list[str] = []
+    league = League(folder, prepare_rules(settings), db, pool, lines.append)
+    stop = threading.Event()
+    thread = threading.Thread(target=league.run, args=(5, stop))
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not pool._processes and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # mid-match
+        pool._processes[0].kill()
+        thread.join(timeout=120)
+        assert not thread.is_alive()
+    finally:
+        stop.set()
+        pool.stop()
+        pool.close()
+        db.close()
+    assert any("played again" in line for line in lines), lines
+    assert league.stats.played == 5 and league.stats.failed == 0
+    assert check_consistent(folder) == 5
