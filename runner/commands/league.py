@@ -168,9 +168,10 @@ def _run(args: argparse.Namespace, streams) -> int:
                     pool.stop()
                 pool.close()
         dropped = " (matches in flight dropped)" if stop.is_set() else ""
-        per_match = stats.cpu_seconds / stats.played * 1000 if stats.played else 0.0
-        print(f"stopped{dropped}: {stats.played} matches played in {stats.wall_seconds:.1f} s, league CPU "
-              f"{per_match:.1f} ms per match; `td-runner league status {folder}` shows the standings", file=out)
+        steady = stats.steady_cpu_per_match
+        cpu = f", league CPU {steady * 1000:.1f} ms per match" if steady is not None else ""
+        print(f"stopped{dropped}: {stats.played} match{'es' if stats.played != 1 else ''} played in "
+              f"{stats.wall_seconds:.1f} s{cpu}; `td-runner league status {folder}` shows the standings", file=out)
     return ExitCode.OK
 
 

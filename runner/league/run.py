@@ -53,6 +53,15 @@ class RunStats:
     failed: int = 0
     cpu_seconds: float = 0.0  # the league process's own CPU (matches run in workers)
     wall_seconds: float = 0.0
+    cpu_at_first: float | None = None  # the process CPU when the first match was recorded (start-up excluded)
+    cpu_at_last: float = 0.0
+
+    @property
+    def steady_cpu_per_match(self) -> float | None:
+        """The league's CPU per match after its start-up (first scan, validations, imports)."""
+        if self.cpu_at_first is None or self.played < 2:
+            return None
+        return (self.cpu_at_last - self.cpu_at_first) / (self.played - 1)
 
 
 class _FolderWatch:
@@ -245,6 +254,9 @@ class League:
                 self.meetings[key] = self.meetings.get(key, 0) + 1
         self.stats.played += 1
         self.log(_describe(match_id, result, flight))
+        self.stats.cpu_at_last = time.process_time()
+        if self.stats.cpu_at_first is None:
+            self.stats.cpu_at_first = self.stats.cpu_at_last
 
     def _count_seat(self, version: int, position: int) -> None:
         counts = self.seat_counts.setdefault(version, [0] * max(2, len(self.rules.seats)))
