@@ -13,7 +13,7 @@ WIDTH, HEIGHT, PAD = 720, 240, 40
 
 def rating_chart(points: Sequence[ChartPoint], label: str = "") -> str:
     """The chart's <svg> element; points in match order (the first may be the starting rating)."""
-    if not points:
+    if not points or (len(points) == 1 and points[0].match == 0):  # the starting rating alone
         return '<p class="muted">no rated match yet</p>'
     low = min(point.mu - point.sigma for point in points)
     high = max(point.mu + point.sigma for point in points)

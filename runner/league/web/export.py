@@ -12,7 +12,7 @@ from runner.league.web.league_data import LeagueSource
 from runner.league.web.model import Source
 from runner.league.web.replays import CACHE, ensure_replay
 from runner.league.web.pages import replay_path
-from runner.league.web.site import Site, disk_path
+from runner.league.web.site import Site
 
 
 def export(folder: Path, out: Path) -> int:
@@ -37,7 +37,7 @@ def write_site(source: Source, out: Path, cache: Path | None) -> int:
     site = Site(source, live=False, cache=cache)
     written = 0
     for path in site.page_paths():
-        _write(out / disk_path(path), site.get(path).body)
+        _write(out / path, site.get(path).body)
         written += 1
     for match in source.match_ids():
         log = source.match_log(match)

@@ -1,7 +1,7 @@
 """The HTML of every page, rendered on the server from the page model.
 
 Every string that comes from a bot folder or the database passes through `html.escape` (the `e` below) on
-its way into the page, links to a player URL-quote its name, and every link is relative (`root` leads back
+its way into the page, a player's name is spelled in its page's path by `slug`, and every link is relative (`root` leads back
 to the site's top), so the same pages work served live, from file://, and under any web server sub-path. A
 page loads nothing from the network (its Content-Security-Policy forbids it); a live page polls
 `state.json` every few seconds and reloads when a match finished or something happened.
@@ -9,10 +9,11 @@ page loads nothing from the network (its Content-Security-Policy forbids it); a 
 
 from __future__ import annotations
 
+import re
+import string
 import time
 from collections.abc import Iterable, Sequence
 from html import escape as e
-from urllib.parse import quote
 
 from runner.league.web.chart import rating_chart
 from runner.league.web.model import Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Standing, Version
@@ -38,8 +39,35 @@ svg .version{stroke:#c60;stroke-dasharray:4 3}svg text{font-size:11px;fill:#555}
 """
 
 
+_SAFE = frozenset(string.ascii_letters + string.digits + "-")
+_SLUG = re.compile(r"(?:[A-Za-z0-9-]|_[0-9a-f]{2})+")
+
+
+def slug(name: str) -> str:
+    """A player's name as a file name and URL path segment: letters, digits and '-' kept, every other byte of
+    its UTF-8 as `_xx`. Plain URL quoting falls short for a static copy: a name holding '/' cannot be a file
+    name, and a file name holding '%' needs quoting twice in links."""
+    return "".join(char if char in _SAFE else "".join(f"_{byte:02x}" for byte in char.encode()) for char in name)
+
+
+def unslug(text: str) -> str | None:
+    """The name whose slug is `text`; None when `text` is no slug."""
+    if not _SLUG.fullmatch(text):
+        return None
+    data = b"".join(bytes.fromhex(part[1:]) if part.startswith("_") else part.encode()
+                    for part in re.findall(r"_[0-9a-f]{2}|[A-Za-z0-9-]", text))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def player_path(name: str) -> str:
+    return f"players/{slug(name)}.html"
+
+
 def player_href(root: str, name: str) -> str:
-    return f"{root}players/{quote(name, safe='')}.html"
+    return root + player_path(name)
 
 
 def replay_path(match: int) -> str:

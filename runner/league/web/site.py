@@ -1,9 +1,9 @@
 """The site's routes: one table from a path to the page it shows, used by the live server (server.py) and
 by the static export (export.py), so both have the same pages at the same relative paths.
 
-Paths are relative to the site's top and URL-quoted as in the links (`players/<quoted name>.html`);
-`disk_path` is where a static copy keeps each one. Match ids in replay paths are integers: nothing outside
-the league folder can be named."""
+Paths are relative to the site's top, as in the links, and a static copy keeps each page at its path (a
+player's name is spelled safely for both by `pages.slug`). Match ids in replay paths are integers: nothing
+outside the league folder can be named."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote
 
 import attrs
 
@@ -55,7 +54,7 @@ PAGES: dict[str, Callable[[Source, bool], Response]] = {
 }
 ALIASES = {"": "index.html"}
 
-PLAYER = re.compile(r"players/([^/]+)\.html")
+PLAYER = re.compile(r"players/([^/]+)\.html")  # the name's slug (pages.slug)
 REPLAY = re.compile(r"matches/([0-9]{1,18})/replay\.html")
 
 
@@ -66,13 +65,14 @@ class Site:
         self.source, self.live, self.cache = source, live, cache
 
     def get(self, path: str) -> Response:
-        """The response for a URL path (without the leading '/', still quoted); 404 for anything unknown."""
+        """The response for a URL path (without the leading '/'); 404 for anything unknown."""
         path = ALIASES.get(path, path)
         page = PAGES.get(path)
         if page is not None and (path != "events.html" or self.source.info().has_events):
             return page(self.source, self.live)
         if match := PLAYER.fullmatch(path):
-            player = self.source.player(unquote(match.group(1)))
+            name = pages.unslug(match.group(1))
+            player = None if name is None else self.source.player(name)
             if player is not None:
                 return _html(pages.player_page(self.source.info(), player, live=self.live))
             return self.not_found(path)
@@ -97,10 +97,4 @@ class Site:
         """Every page's path but the replays' and state.json (a static copy has no state to poll)."""
         yield from (path for path in PAGES if path != "state.json"
                     and (path != "events.html" or self.source.info().has_events))
-        yield from (f"players/{quote(name, safe='')}.html" for name in self.source.player_names())
-
-
-def disk_path(path: str) -> str:
-    """Where a static copy keeps the page at URL path `path`: the path unquoted (web servers and file://
-    unquote a URL's path to find the file)."""
-    return unquote(path)
+        yield from (pages.player_path(name) for name in self.source.player_names())

@@ -1,0 +1,114 @@
+"""The league's pages rendered from a database: every string from a bot folder or the database shown as
+text, links to players URL-quoted, the rating chart, the limits of the "recent" lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+import pytest
+
+from runner.league.web import league_data, site as routes
+from runner.league.web.league_data import LeagueSource
+from runner.league.web.pages import player_path, slug, unslug
+from runner.league.web.site import Site
+
+from webdata import (ALICE, BROKEN, BUILD_OUTPUT, EVENT_TEXT, FAULT_OUTPUT, GONE, REASON, SCRIPT, TOM, big_league,
+                     check_page, make_league, played_log)
+
+NAMES = (ALICE, TOM, SCRIPT, BROKEN, GONE)
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One league for the module: these tests only read it."""
+    root = tmp_path_factory.mktemp("web")
+    return make_league(root / "league", played_log(root / "scratch"))
+
+
+def page(folder: Path, path: str, live: bool = True) -> str:
+    with LeagueSource(folder) as source:
+        response = Site(source, live=live, cache=folder / "replays").get(path)
+    assert response.status == 200, path
+    return response.body.decode()
+
+
+def test_every_page_shows_hostile_strings_as_text(league: Path) -> None:
+    check_page(page(league, "index.html"), (*NAMES, REASON, "invalid", "retired"), live=True)
+    check_page(page(league, "matches.html"), (ALICE, TOM, SCRIPT, GONE), live=True)
+    check_page(page(league, "crosstable.html"), (ALICE, TOM, SCRIPT, GONE), live=True)
+    check_page(page(league, "events.html"), (EVENT_TEXT, REASON, "gone & retired", SCRIPT, BROKEN), live=True)
+    check_page(page(league, player_path(SCRIPT)),
+               (SCRIPT, FAULT_OUTPUT, "did not finish <in time> & was stopped", "nick<3>"), live=True)
+    check_page(page(league, player_path(BROKEN)), (BROKEN, REASON, BUILD_OUTPUT), live=True)
+    check_page(page(league, player_path(TOM)), (TOM,), live=True)
+
+
+def test_static_pages_have_no_script(league: Path) -> None:
+    for path in ("index.html", "matches.html", player_path(ALICE)):
+        check_page(page(league, path, live=False), (ALICE,), live=False)
+
+
+def test_player_links_spell_names_safely_and_lead_to_the_player(league: Path) -> None:
+    parsed = check_page(page(league, "index.html"), live=True)
+    players = [link for link in parsed.links if link.startswith("players/")]
+    assert sorted(players) == sorted(player_path(name) for name in NAMES)
+    assert player_path(SCRIPT) == "players/_3cscript_3ealert_281_29_3c_2fscript_3e.html"
+    for name in NAMES:
+        headings = check_page(page(league, player_path(name)), (name,), live=True)
+        assert headings.tags.count("h1") == 1
+    # links from a player's page climb out of players/
+    parsed = check_page(page(league, player_path(ALICE)), live=True)
+    assert "../index.html" in parsed.links and "../matches/7/replay.html" in parsed.links
+    assert "../" + player_path(SCRIPT) in parsed.links
+
+
+def test_standings_rank_the_scheduled_and_say_why_others_are_not(league: Path) -> None:
+    parsed = check_page(page(league, "index.html"), live=True)
+    rows = "".join(parsed.text)
+    assert rows.index(ALICE) < rows.index(BROKEN) and rows.index(TOM) < rows.index(GONE)
+    assert rows.index(BROKEN) < rows.index("invalid") < rows.index(REASON)
+
+
+def test_rating_chart_draws_mu_band_and_version_change(league: Path) -> None:
+    html = page(league, player_path(ALICE))
+    parsed = check_page(html, live=True)
+    assert parsed.tags.count("svg") == 1 and 'class="mu"' in html and 'class="band"' in html
+    mu = html.split('class="mu" d="M', 1)[1].split('"', 1)[0]
+    # the start, alice's two matches with v1 (1 and 3), its three with v2 (5, 6, 7)
+    assert len(mu.split(" L")) == 6
+    assert html.count('class="version"') == 1 and ">v2</text>" in html
+    # a player with no rated match yet: no chart, words instead
+    assert "no rated match yet" in page(league, player_path(BROKEN))
+
+
+def test_unknown_pages_are_404(league: Path) -> None:
+    with LeagueSource(league) as source:
+        site = Site(source, live=True, cache=league / "replays")
+        for path in ("nope.html", "players/nobody.html", "players/../league.sqlite", "matches/99/replay.html",
+                     "matches/x/replay.html", "matches/1/match.json", "league.sqlite", "replays/1.html"):
+            assert site.get(path).status == 404, path
+
+
+def test_recent_lists_are_limited_and_crosstable_adds_up(tmp_path: Path, monkeypatch) -> None:
+    folder = big_league(tmp_path / "big", players=6, matches=400)
+    monkeypatch.setattr(routes, "RECENT_MATCHES", 50)
+    parsed = check_page(page(folder, "matches.html"), live=True)
+    assert sum(link.endswith("replay.html") for link in parsed.links) == 0  # no logs in this league
+    assert "".join(parsed.text).count("player 0") == 2 * 50
+    html = page(folder, player_path("player 03"))
+    assert html.count("<tr><td class=n>") >= league_data.PLAYER_MATCHES_SHOWN
+    with LeagueSource(folder) as source:
+        cross = source.crosstable()
+        games = {row.name: row.games for row in source.standings()}
+    for name in cross.names:
+        assert sum(sum(cell) for (row, _), cell in cross.cells.items() if row == name) == games[name]
+
+
+@pytest.mark.parametrize("name", [ALICE, TOM, SCRIPT, "player 07", "ünï cödé ☃", "a_b", "..", "%41", "-"])
+def test_slug_round_trips_and_is_a_safe_file_name(name: str) -> None:
+    assert unslug(slug(name)) == name
+    assert set(slug(name)) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+
+
+@pytest.mark.parametrize("text", ["", "a b", "_3", "_3C", "_zz", "_ff", "a/b", "..", "a%20b"])
+def test_unslug_refuses_what_no_name_gives(text: str) -> None:
+    assert unslug(text) is None
