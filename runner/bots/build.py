@@ -35,11 +35,13 @@ Nothing here prints: `run_build` returns a `BuildResult` that runner/commands/bu
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import importlib.util
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -214,8 +216,12 @@ def check_tools(plan: BuildPlan) -> str | None:
     return None
 
 
-def run_build(plan: BuildPlan) -> BuildResult:
-    """Run the plan's steps in its folder; stops at the first that fails. Never raises for a failing build."""
+def run_build(plan: BuildPlan, *, timeout_s: float | None = None, sandbox: bool = False) -> BuildResult:
+    """Run the plan's steps in its folder; stops at the first that fails. Never raises for a failing build.
+
+    `timeout_s` bounds the whole build (its process group is killed when it runs over: a league builds
+    whatever players upload). `sandbox` runs each step under bubblewrap with every folder read-only but the
+    bot's own and a private /tmp (HOME points there); the network stays, since builds download packages."""
     started = time.monotonic()
     missing = check_tools(plan)
     if missing is not None:
@@ -223,22 +229,48 @@ def run_build(plan: BuildPlan) -> BuildResult:
     made_venv = plan.venv is not None and not plan.venv.exists()
     output: list[str] = []
     problem = None
+    prefix = build_sandbox_prefix(plan.folder) if sandbox else ()
     for step in plan.steps:
+        left = None if timeout_s is None else timeout_s - (time.monotonic() - started)
+        shown = f"`{shlex.join(_shown(step, plan.folder))}`"
         try:
-            finished = subprocess.run(
-                step, cwd=plan.folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                check=False,
+            process = subprocess.Popen(
+                (*prefix, *step), cwd=plan.folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
         except OSError as exc:  # e.g. the program vanished between the check and the start
-            problem = f"`{shlex.join(_shown(step, plan.folder))}` could not start: {exc.strerror or exc}"
+            problem = f"{shown} could not start: {exc.strerror or exc}"
             break
-        output.append(finished.stdout.decode("utf-8", errors="replace"))
-        if finished.returncode != 0:
-            problem = f"`{shlex.join(_shown(step, plan.folder))}` {_exit_description(finished.returncode)}"
+        try:
+            stdout, _ = process.communicate(timeout=max(left, 0.001) if left is not None else None)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            stdout, _ = process.communicate()
+            output.append(stdout.decode("utf-8", errors="replace"))
+            problem = f"{shown} did not finish within the build time limit of {timeout_s:g} s"
+            break
+        output.append(stdout.decode("utf-8", errors="replace"))
+        if process.returncode != 0:
+            problem = f"{shown} {_exit_description(process.returncode)}"
             break
     if problem is not None and made_venv and plan.venv is not None:
         shutil.rmtree(plan.venv, ignore_errors=True)  # a venv without the bot's packages must not be run
     return BuildResult(plan, problem, "".join(output), time.monotonic() - started)
+
+
+def build_sandbox_prefix(folder: Path) -> tuple[str, ...]:
+    """bubblewrap for a build step: the bot folder writable, the rest read-only, a private /tmp as HOME."""
+    from runner.bots.isolation import _bwrap_path, launch_paths_under_tmp
+
+    bot_dir = os.path.abspath(folder)
+    launch = [("--ro-bind", path, path) for path in launch_paths_under_tmp(sys.executable)]
+    return (
+        _bwrap_path() or "bwrap", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+        "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+        *(argument for triple in launch for argument in triple),
+        "--bind", bot_dir, bot_dir, "--chdir", bot_dir, "--setenv", "HOME", "/tmp", "--",
+    )  # fmt: skip
 
 
 def _exit_description(code: int) -> str:

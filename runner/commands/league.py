@@ -52,7 +52,16 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     run.add_argument("--startup-ms", type=int, help="persistent bots: limit of the start-up (default 10000)")
     run.add_argument("--match-timeout", type=float, metavar="SECONDS", help="stop a match that runs longer; "
                      "it is recorded as unfinished and not rated")
-    run.add_argument("--sandbox", action="store_true", default=None, help="run bots under bubblewrap")
+    run.add_argument("--sandbox", action="store_true", default=None, help="run bots, and builds of new versions, "
+                     "under bubblewrap")
+    run.add_argument("--max-upload-mb", type=float, metavar="MB", help="web submissions: the largest archive "
+                     "taken (default 20)")
+    run.add_argument("--max-unpacked-mb", type=float, metavar="MB", help="web submissions: the most an archive "
+                     "may unpack to (default 200)")
+    run.add_argument("--max-files", type=int, metavar="N", help="web submissions: the most entries in an archive "
+                     "(default 2000)")
+    run.add_argument("--build-timeout", type=float, metavar="SECONDS", help="the time limit of a new version's "
+                     "build (default 600)")
     run.add_argument("--quiet", action="store_true", help="no line per match")
     name = _game_named_in(argv) or _stored_game(argv)
     game = get_game(name if name in GAMES else DEFAULT_GAME)
@@ -67,6 +76,19 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     export.add_argument("folder", metavar="DIR", type=Path, help="the league folder")
     export.add_argument("out", metavar="OUT", type=Path, help="the folder to write (created)")
 
+    player = actions.add_parser("player", help="players who submit over the web: add (prints a token), list, "
+                                "revoke, remove", epilog=EXITS)
+    player.add_argument("verb", choices=("add", "list", "revoke", "remove"))
+    player.add_argument("folder", metavar="DIR", type=Path, help="the league folder")
+    player.add_argument("name", metavar="NAME", nargs="?", help="the player (its submissions folder's name)")
+
+    submit = actions.add_parser("submit", help="upload a bot folder to a league's web server (POST /submit)",
+                                epilog="exit codes: 0 taken, 1 refused (the reason is printed), 2 bad input or "
+                                "no connection")
+    submit.add_argument("url", metavar="URL", help="the league's address, e.g. http://127.0.0.1:8080/")
+    submit.add_argument("bot", metavar="BOT_DIR", type=Path, help="the bot folder (holding bot.json)")
+    submit.add_argument("--token", required=True, help="your player token (from the organiser)")
+
 
 def _stored_game(argv: list[str]) -> str | None:
     """`league run DIR` on an existing league: its game (so that game's options parse)."""
@@ -80,8 +102,9 @@ def _stored_game(argv: list[str]) -> str | None:
 
 def run(args: argparse.Namespace, streams) -> int:
     if args.action is None:
-        raise UserError("league needs an action: run, status or export (td-runner league --help)")
-    return {"run": _run, "status": _status, "export": _export}[args.action](args, streams)
+        raise UserError("league needs an action: run, status, export, player or submit (td-runner league --help)")
+    return {"run": _run, "status": _status, "export": _export, "player": _player, "submit": _submit}[args.action](
+        args, streams)
 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
@@ -96,7 +119,9 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
     for key, value in (("game_config", str(args.game_config.resolve()) if args.game_config else None),
                        ("timeout_ms", args.timeout_ms), ("startup_ms", args.startup_ms),
                        ("sandbox", args.sandbox), ("match_timeout_s", args.match_timeout),
-                       ("table_size", args.table_size), ("seed", args.seed)):
+                       ("table_size", args.table_size), ("seed", args.seed),
+                       ("max_upload_mb", args.max_upload_mb), ("max_unpacked_mb", args.max_unpacked_mb),
+                       ("max_files", args.max_files), ("build_timeout_s", args.build_timeout)):
         if value is not None:
             given[key] = value
     game = get_game(given.get("game") or _stored_game(["run", str(args.folder)]) or DEFAULT_GAME)
@@ -257,3 +282,41 @@ def _export(args: argparse.Namespace, streams) -> int:
     count = export(args.folder, args.out)
     print(f"{count} files written to {args.out}", file=streams.out)
     return ExitCode.OK
+
+
+def _player(args: argparse.Namespace, streams) -> int:
+    from runner.league import players
+    from runner.league.settings import stored_settings
+    from runner.league.store import connect
+
+    if args.verb != "list" and not args.name:
+        raise UserError(f"league player {args.verb} needs the player's NAME")
+    db = connect(args.folder)
+    try:
+        if args.verb == "add":
+            token = players.add_player(db, args.name)
+            print(f"player {args.name}: token {token}", file=streams.out)
+            print("(shown once: give it to the player; the league keeps only its hash)", file=streams.err)
+        elif args.verb == "revoke":
+            players.revoke(db, args.name)
+            print(f"player {args.name}: token revoked", file=streams.out)
+        elif args.verb == "remove":
+            settings = stored_settings(args.folder)
+            moved = players.remove(db, args.name, args.folder, Path(settings.submissions) if settings else None)
+            where = f"; its folder moved to {moved}" if moved else ""
+            print(f"player {args.name}: retired{where}", file=streams.out)
+        else:
+            for info in players.list_players(db):
+                state = "retired" if info.retired else "active"
+                print(f"{info.name}\t{state}\ttoken: {info.token}\tversions: {info.versions}", file=streams.out)
+    finally:
+        db.close()
+    return ExitCode.OK
+
+
+def _submit(args: argparse.Namespace, streams) -> int:
+    from runner.league.client import submit
+
+    status, text = submit(args.url, args.token, args.bot)
+    print(text.rstrip("\n"), file=streams.out if status < 300 else streams.err)
+    return ExitCode.OK if status < 300 else ExitCode.DIFFERENT

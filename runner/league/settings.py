@@ -41,6 +41,11 @@ class LeagueSettings:
     match_timeout_s: float | None = None
     table_size: int | None = None
     seed: int = 0
+    # uploads (`POST /submit`) and builds
+    max_upload_mb: float = 20
+    max_unpacked_mb: float = 200
+    max_files: int = 2000
+    build_timeout_s: float = 600
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)

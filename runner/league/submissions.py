@@ -30,6 +30,7 @@ from runner.validate import validate_bot_folder
 
 BOTS = "bots"
 BUILD_OUTPUT_CAP = 64 * 1024  # characters of a build's output kept for the player's page
+SWAP_GRACE_S = 0.2
 
 
 @attrs.frozen
@@ -72,10 +73,14 @@ class Registrar:
     """Keeps the players and versions tables in step with the submissions folder (the league's thread only);
     builds run on a helper thread and come back through `finished_builds`."""
 
-    def __init__(self, connection: sqlite3.Connection, folder: Path, game: str, roles: tuple[str, ...],
-                 ignored: tuple[str, ...], log: Callable[[str], None]) -> None:
+    def __init__(self, connection: sqlite3.Connection, folder: Path, submissions: Path, game: str,
+                 roles: tuple[str, ...], ignored: tuple[str, ...], log: Callable[[str], None],
+                 build_timeout_s: float | None = None, sandbox: bool = False) -> None:
         self.connection = connection
         self.folder = folder  # the league folder
+        self.submissions = submissions
+        self.build_timeout_s = build_timeout_s
+        self.sandbox = sandbox
         self.game = game
         self.roles = roles
         self.ignored = ignored
@@ -88,15 +93,22 @@ class Registrar:
         """Record what changed in the submissions folder; the new versions are returned to be checked."""
         db = self.connection
         added: list[NewVersion] = []
-        known = {row["name"]: row for row in db.execute("SELECT * FROM players")}
-        for name, row in known.items():
-            if name not in submissions and row["retired"] is None:
-                with transaction(db):
-                    db.execute("UPDATE players SET retired = ? WHERE id = ?", (time.time(), row["id"]))
-                    db.execute("UPDATE versions SET status = ?, reason = ? WHERE player_id = ? AND status IN (?, ?, ?)",
-                               (RETIRED, "the player's folder was removed", row["id"], ACTIVE, PENDING, BUILDING))
-                    add_event(db, "retired", name, f"{name}: folder removed, the player is retired")
-                self.log(f"{name}: folder removed, retired")
+        known = {row["name"]: row for row in db.execute(
+            "SELECT p.*, EXISTS (SELECT 1 FROM versions v WHERE v.player_id = p.id) AS submitted FROM players p")}
+        gone = [name for name, row in known.items()
+                if name not in submissions and row["retired"] is None and row["submitted"]]
+        if gone:  # an upload swaps a player's folder with two renames: look again before retiring anyone
+            time.sleep(SWAP_GRACE_S)
+        for name in gone:
+            row = known[name]
+            if (self.submissions / name / "bot.json").is_file():
+                continue
+            with transaction(db):
+                db.execute("UPDATE players SET retired = ? WHERE id = ?", (time.time(), row["id"]))
+                db.execute("UPDATE versions SET status = ?, reason = ? WHERE player_id = ? AND status IN (?, ?, ?)",
+                           (RETIRED, "the player's folder was removed", row["id"], ACTIVE, PENDING, BUILDING))
+                add_event(db, "retired", name, f"{name}: folder removed, the player is retired")
+            self.log(f"{name}: folder removed, retired")
         for name, found in submissions.items():
             if found.hash is None:
                 continue
@@ -168,7 +180,7 @@ class Registrar:
         self.connection.execute("UPDATE versions SET status = ? WHERE id = ?", (BUILDING, new.version))
 
         def build() -> None:
-            result = run_build(plan)
+            result = run_build(plan, timeout_s=self.build_timeout_s, sandbox=self.sandbox)
             with self._lock:
                 self._builds.append((new.version, new.player, result.problem, result.output))
 
