@@ -1,0 +1,93 @@
+"""The served league pages in headless Chromium (playwright, as tests/replay does): the standings list every
+player, a player page shows its rating chart (an SVG with a path), a replay link opens a replay that plays,
+names and outputs holding HTML show as text (no element injected, no script run), nothing is fetched from
+elsewhere, and the page reloads itself when a match finishes. Skips where no Chromium or playwright is
+installed. TD_RUNNER_SCREENSHOTS=DIR keeps standings.png and player.png there (the README's: docs/league)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from runner.league.store import connect
+from runner.league.web.pages import player_href
+from runner.league.web.server import start_server
+
+from webdata import ALICE, BROKEN, FAULT_OUTPUT, GONE, SCRIPT, TOM, make_league, played_log
+
+NAMES = (ALICE, TOM, SCRIPT, BROKEN, GONE)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    executable = os.environ.get("TD_RUNNER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not executable:
+        pytest.skip("no Chromium installed (apt-get install chromium, as .ci/run does): browser test skipped")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+def keep(shot: Path) -> None:
+    folder = os.environ.get("TD_RUNNER_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, Path(folder) / shot.name)
+
+
+def test_served_league_in_chromium(chromium, tmp_path: Path) -> None:
+    folder = make_league(tmp_path / "league", played_log(tmp_path / "scratch"))
+    server = start_server(folder, "127.0.0.1", 0)
+    page = chromium.new_page(viewport={"width": 1100, "height": 700})
+    requests, errors, dialogs = [], [], []
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    try:
+        page.goto(server.url)
+        links = page.eval_on_selector_all("td a[href^='players/']", "links => links.map(a => a.textContent)")
+        assert sorted(links) == sorted(NAMES)
+        page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)
+        keep(tmp_path / "standings.png")
+
+        # the player named <script>alert(1)</script>: its name and its fault's output are text
+        with page.expect_navigation():
+            page.click(f"td a[href='{player_href('', SCRIPT)}']")
+        assert page.text_content("h1") == SCRIPT
+        assert FAULT_OUTPUT in page.eval_on_selector_all("pre", "pres => pres.map(p => p.textContent)")
+        assert page.evaluate("document.querySelectorAll('img').length + document.querySelectorAll('script').length") == 1
+        assert page.evaluate("document.body.dataset.injected") is None
+
+        page.goto(server.url + player_href("", ALICE))
+        assert page.get_attribute("svg.chart path.mu", "d").count("L") == 5
+        assert page.locator("svg.chart line.version").count() == 1
+        page.screenshot(path=str(tmp_path / "player.png"), full_page=True)
+        keep(tmp_path / "player.png")
+
+        # a replay link opens the match's replay, which plays
+        with page.expect_navigation():
+            page.click("a[href$='/replay.html']")
+        assert urlsplit(page.url).path == "/matches/7/replay.html"
+        page.wait_for_function("() => document.body.dataset.round !== undefined && document.body.dataset.round !== ''")
+
+        # the standings page reloads itself when a match finishes
+        page.goto(server.url)
+        state = page.evaluate("document.body.dataset.state")
+        with page.expect_navigation(timeout=15_000):
+            db = connect(folder)
+            db.execute("INSERT INTO matches (id, task, seed, finished, end_reason, rounds, draw, wall_seconds, "
+                       "cpu_seconds) VALUES (8, 8, 8, 1.8e9, 'max_rounds', 4, 1, 1.0, 0.01)")
+            db.close()
+        assert page.evaluate("document.body.dataset.state") != state
+        assert page.text_content("nav .muted") == "8 matches"
+    finally:
+        page.close()
+        server.close()
+    assert errors == [] and dialogs == []
+    assert {urlsplit(url).netloc for url in requests} == {urlsplit(server.url).netloc}
