@@ -4,7 +4,8 @@ The stdlib server is enough here: GET of small server-rendered pages to a handfu
 request, no TLS (bind to 127.0.0.1, the default, or put a proxy in front). Each request opens its own
 read-only SQLite connection (WAL lets readers work beside the league's writer) and closes it; a request
 never raises into the league: any error is a 500 with one line of text. Routes are the dict in site.py
-(GET) and `POST_ROUTES` here (none yet), so a form can be added without touching the handler.
+(GET) and `POST_ROUTES` here (`/submit`: runner/league/submit_route.py); a POST body larger than the
+league's upload cap is refused from its Content-Length, before it is read.
 """
 
 from __future__ import annotations
@@ -17,12 +18,21 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from runner.errors import UserError
+from runner.league.submit_route import Throttle, handle_submit, upload_cap
 from runner.league.web.league_data import LeagueSource
 from runner.league.web.replays import CACHE
 from runner.league.web.site import Response, Site
 
-#: POST path -> handler(folder, request body, headers) -> Response. Empty until submissions come (issue 25).
-POST_ROUTES: dict[str, Callable[[Path, bytes, dict[str, str]], Response]] = {}
+_THROTTLE = Throttle()
+
+
+def _submit(folder: Path, body: bytes, headers: dict[str, str], address: str) -> Response:
+    answer = handle_submit(folder, body, headers, address, _THROTTLE)
+    return Response(answer.status, "text/plain; charset=utf-8", f"{answer.text}\n".encode())
+
+
+#: POST path -> handler(folder, request body, headers, client address) -> Response.
+POST_ROUTES: dict[str, Callable[[Path, bytes, dict[str, str], str], Response]] = {"/submit": _submit}
 
 
 class WebServer:
@@ -55,9 +65,20 @@ def _handler(folder: Path) -> type[BaseHTTPRequestHandler]:
             if route is None:
                 self._send(Response(404, "text/plain; charset=utf-8", b"not found\n"))
                 return
-            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                length = int(self.headers.get("Content-Length") or "")
+            except ValueError:
+                self.close_connection = True
+                self._send(Response(411, "text/plain; charset=utf-8", b"refused: a Content-Length is needed\n"))
+                return
+            cap = upload_cap(folder)
+            if not 0 <= length <= cap:  # refused before a byte of the body is read
+                self.close_connection = True
+                self._send(Response(413, "text/plain; charset=utf-8",
+                                    f"refused: the upload is {length} bytes; this league takes at most {cap}\n".encode()))
+                return
             data = self.rfile.read(length)
-            self._answer(lambda: route(folder, data, dict(self.headers)))
+            self._answer(lambda: route(folder, data, dict(self.headers), self.client_address[0]))
 
         def _get(self, path: str) -> Response:
             with LeagueSource(folder) as source:
