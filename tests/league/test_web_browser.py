@@ -27,7 +27,8 @@ def chromium():
     executable = os.environ.get("TD_RUNNER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     if not executable:
         pytest.skip("no Chromium installed (apt-get install chromium, as .ci/run does): browser test skipped")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="playwright is not installed (pip install -e '.[test]')")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
         yield browser
@@ -61,7 +62,7 @@ def test_served_league_in_chromium(chromium, tmp_path: Path) -> None:
             page.click(f"td a[href='{player_href('', SCRIPT)}']")
         assert page.text_content("h1") == SCRIPT
         assert FAULT_OUTPUT in page.eval_on_selector_all("pre", "pres => pres.map(p => p.textContent)")
-        assert page.evaluate("document.querySelectorAll('img').length + document.querySelectorAll('script').length") == 1
+        assert page.locator("img").count() == 0 and page.locator("script").count() == 1  # the poll script
         assert page.evaluate("document.body.dataset.injected") is None
 
         page.goto(server.url + player_href("", ALICE))

@@ -12,7 +12,7 @@ from runner.league.web.pages import player_path, slug, unslug
 from runner.league.web.site import Site
 
 from webdata import (ALICE, BROKEN, BUILD_OUTPUT, EVENT_TEXT, FAULT_OUTPUT, GONE, REASON, SCRIPT, TOM, big_league,
-                     check_page, make_league, played_log)
+                     check_page, make_league, played_log, sided_league)
 
 NAMES = (ALICE, TOM, SCRIPT, BROKEN, GONE)
 
@@ -112,3 +112,15 @@ def test_slug_round_trips_and_is_a_safe_file_name(name: str) -> None:
 @pytest.mark.parametrize("text", ["", "a b", "_3", "_3C", "_zz", "_ff", "a/b", "..", "a%20b"])
 def test_unslug_refuses_what_no_name_gives(text: str) -> None:
     assert unslug(text) is None
+
+
+def test_sided_games_show_each_role(tmp_path: Path) -> None:
+    folder = sided_league(tmp_path / "invaders")
+    html = page(folder, "index.html")
+    parsed = check_page(html, ("red & co", "blue", "defender", "invader"), live=True)
+    assert parsed.tags.count("h2") == 2 and parsed.tags.count("table") == 2
+    assert html.index("<h2>defender</h2>") < html.index("<h2>invader</h2>")
+    player = page(folder, player_path("red & co"))
+    check_page(player, ("defender", "invader"), live=True)
+    assert player.count('<svg class="chart"') == 2
+    assert "defender</span>" in page(folder, "matches.html")  # each seat's role beside its player

@@ -56,36 +56,38 @@ def _player(db: sqlite3.Connection, name: str, retired: bool = False) -> int:
 
 
 def _version(db: sqlite3.Connection, player: int, number: int, status: str, *, reason: str | None = None,
-             build_output: str | None = None, mu: float = 25.0, sigma: float = 25 / 3) -> int:
+             build_output: str | None = None, mu: float = 25.0, sigma: float = 25 / 3,
+             roles: tuple[str, ...] = ("",)) -> int:
     version = db.execute(
         "INSERT INTO versions (player_id, number, hash, created, nick, language, status, reason, build_output) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (player, number, f"{player:04d}{number:04d}abcdef0123456789", 1.7e9 + number, f"nick<{player}>", "python3",
          status, reason, build_output)).lastrowid
-    db.execute("INSERT INTO ratings (version_id, role, mu0, sigma0, mu, sigma, games) VALUES (?, '', ?, ?, ?, ?, 0)",
-               (version, mu, sigma, mu, sigma))
+    for role in roles:
+        db.execute("INSERT INTO ratings (version_id, role, mu0, sigma0, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?, 0)",
+                   (version, role, mu, sigma, mu, sigma))
     return version
 
 
 def _match(db: sqlite3.Connection, number: int, seats: list[tuple[int, int]], log: str | None,
-           faults: dict[int, list[dict]] | None = None) -> None:
-    """Match `number` between (version, place) seats; ratings move by a little per match."""
+           faults: dict[int, list[dict]] | None = None, roles: tuple[str, ...] = ("", "")) -> None:
+    """Match `number` between (version, place) seats (in `roles`); ratings move by a little per match."""
     db.execute("INSERT INTO matches (id, task, seed, finished, end_reason, rounds, draw, wall_seconds, cpu_seconds, "
                "log) VALUES (?, ?, ?, ?, 'max_rounds', 4, 0, 1.5, 0.01, ?)",
                (number, number, number, 1.7e9 + 60 * number, log))
-    for position, (version, place) in enumerate(seats):
-        mu, sigma, games = db.execute("SELECT mu, sigma, games FROM ratings WHERE version_id = ?",
-                                      (version,)).fetchone()
+    for position, ((version, place), role) in enumerate(zip(seats, roles)):
+        mu, sigma, games = db.execute("SELECT mu, sigma, games FROM ratings WHERE version_id = ? AND role = ?",
+                                      (version, role)).fetchone()
         after = mu + (1.0 if place == 1 else -1.0)
         db.execute(
             "INSERT INTO seats (match_id, position, seat, version_id, role, place, result, started, timeouts, "
             "crashes, failed_to_start, invalid, disqualified, faults, mu_before, sigma_before, mu_after, sigma_after) "
-            "VALUES (?, ?, ?, ?, '', ?, ?, 1, ?, 0, 0, 0, 0, ?, ?, ?, ?, ?)",
-            (number, position, "AB"[position], version, place, "win" if place == 1 else "loss",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, 0, 0, 0, 0, ?, ?, ?, ?, ?)",
+            (number, position, "AB"[position], version, role, place, "win" if place == 1 else "loss",
              len((faults or {}).get(version, [])), json.dumps((faults or {}).get(version, [])), mu, sigma, after,
              sigma * 0.95))
-        db.execute("UPDATE ratings SET mu = ?, sigma = ?, games = ? WHERE version_id = ?",
-                   (after, sigma * 0.95, games + 1, version))
+        db.execute("UPDATE ratings SET mu = ?, sigma = ?, games = ? WHERE version_id = ? AND role = ?",
+                   (after, sigma * 0.95, games + 1, version, role))
 
 
 #: The matches of make_league's league that have a log (copying a log takes a while on a busy machine).
@@ -122,6 +124,21 @@ def make_league(folder: Path, log: Path) -> Path:
     for kind, player, text in (("version", SCRIPT, EVENT_TEXT), ("refused", BROKEN, REASON),
                                ("retired", GONE, "gone & retired")):
         db.execute("INSERT INTO events (time, kind, player, text) VALUES (?, ?, ?, ?)", (1.7e9, kind, player, text))
+    db.execute("COMMIT")
+    db.close()
+    return folder
+
+
+def sided_league(folder: Path) -> Path:
+    """An Invaders league without logs: two players, each with a defender and an invader rating, three
+    matches (each seat in its role)."""
+    db = connect(folder, create=True)
+    set_meta(db, SETTINGS_KEY, json.dumps({"game": "invaders"}))
+    db.execute("BEGIN")
+    first, second = (_version(db, _player(db, name), 1, "active", roles=("defender", "invader"))
+                     for name in ("red & co", "blue"))
+    for number, (defender, invader) in enumerate(((first, second), (second, first), (first, second)), 1):
+        _match(db, number, [(defender, 1), (invader, 2)], None, roles=("defender", "invader"))
     db.execute("COMMIT")
     db.close()
     return folder

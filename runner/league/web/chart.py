@@ -45,10 +45,11 @@ def rating_chart(points: Sequence[ChartPoint], label: str = "") -> str:
                          f'v{points[index].version}</text>')
     last = points[-1]
     rated = len(points) - (points[0].match == 0)
+    first = "start" if points[0].match == 0 else f"match {points[0].match}"
     parts += [f'<circle class="last" cx="{x(len(points) - 1):.1f}" cy="{y(last.mu):.1f}" r="3"/>',
               f'<text x="4" y="{y(high) + 4:.1f}">{high:.1f}</text>',
               f'<text x="4" y="{y(low) + 4:.1f}">{low:.1f}</text>',
-              f'<text x="{PAD}" y="{HEIGHT - 10}">{"start" if points[0].match == 0 else "match " + str(points[0].match)}</text>',
+              f'<text x="{PAD}" y="{HEIGHT - 10}">{first}</text>',
               f'<text x="{WIDTH - PAD}" y="{HEIGHT - 10}" text-anchor="end">{rated} rated matches: '
               f'mu {last.mu:.2f}, sigma {last.sigma:.2f}</text>',
               "</svg>"]

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from runner.league import standings as league_standings
+from runner.league.standings import StandingRow
 from runner.league.settings import SETTINGS_KEY
 from runner.league.store import connect, get_meta, loads
-from runner.league.web.model import (ChartPoint, Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Seat,
-                                     Standing, Version)
+from runner.league.web.model import ChartPoint, Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Seat, Version
 
 #: At most this many faults are listed on a player's page (the most recent).
 FAULTS_SHOWN = 50
@@ -53,11 +53,8 @@ class LeagueSource:
         return Info(title=f"{game} league", game=game, matches=matches, state=f"{matches}-{last_event}",
                     has_events=True)
 
-    def standings(self) -> list[Standing]:
-        return [Standing(name=row.name, version=row.version, role=row.role, mu=row.mu, sigma=row.sigma,
-                         games=row.games, wins=row.wins, draws=row.draws, losses=row.losses, faults=row.faults,
-                         status=row.status, reason=row.reason)
-                for row in league_standings.standings(self.db)]
+    def standings(self) -> list[StandingRow]:
+        return league_standings.standings(self.db)
 
     def standings_json(self) -> dict[str, Any]:
         return league_standings.standings_json(self.db)

@@ -1,6 +1,7 @@
 """What the pages show, as plain records: the one shape both a league database and a tournament folder fill,
 so the page templates (pages.py) exist once. Every string here is raw (unescaped) text from a bot folder or
-the database: pages.py escapes it."""
+the database: pages.py escapes it. A standings line is the league's own `StandingRow` (a tournament fills
+one per entrant, without ids, versions or status)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import attrs
+
+from runner.league.standings import StandingRow
 
 
 @attrs.frozen
@@ -19,24 +22,6 @@ class Info:
     matches: int
     state: str  # changes whenever a match finishes or an event is recorded (state.json's "key")
     has_events: bool  # leagues have an events page, tournaments do not
-
-
-@attrs.frozen
-class Standing:
-    """One line of the standings table (one per role in sided games)."""
-
-    name: str
-    version: int | None  # None in tournaments (an entrant has one version)
-    role: str  # '' in games without sides
-    mu: float
-    sigma: float
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    faults: int
-    status: str  # 'active', or why the version is not scheduled
-    reason: str | None = None
 
 
 @attrs.frozen
@@ -128,7 +113,7 @@ class Source(Protocol):
     """What the routes read; one per request (a league source holds a read-only connection)."""
 
     def info(self) -> Info: ...
-    def standings(self) -> list[Standing]: ...
+    def standings(self) -> list[StandingRow]: ...
     def recent_matches(self, limit: int) -> list[MatchRow]: ...
     def crosstable(self) -> Crosstable: ...
     def events(self, limit: int) -> list[Event]: ...

@@ -1,9 +1,9 @@
 """The HTML of every page, rendered on the server from the page model.
 
 Every string that comes from a bot folder or the database passes through `html.escape` (the `e` below) on
-its way into the page, a player's name is spelled in its page's path by `slug`, and every link is relative (`root` leads back
-to the site's top), so the same pages work served live, from file://, and under any web server sub-path. A
-page loads nothing from the network (its Content-Security-Policy forbids it); a live page polls
+its way into the page, a player's page path spells its name by `slug`, and every link is relative (`root`
+leads back to the site's top), so the same pages work served live, from file://, and under any web server
+sub-path. A page loads nothing from the network (its Content-Security-Policy forbids it); a live page polls
 `state.json` every few seconds and reloads when a match finished or something happened.
 """
 
@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 from html import escape as e
 
 from runner.league.web.chart import rating_chart
-from runner.league.web.model import Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Standing, Version
+from runner.league.standings import StandingRow
+from runner.league.web.model import Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Version
 
 #: How often a live page asks whether it is stale.
 POLL_MS = 3000
@@ -125,7 +126,7 @@ def _version(number: int | None) -> str:
 # --- pages -----------------------------------------------------------------------------------------------
 
 
-def standings_page(info: Info, rows: Sequence[Standing], *, live: bool) -> str:
+def standings_page(info: Info, rows: Sequence[StandingRow], *, live: bool) -> str:
     root = ""
     roles = list(dict.fromkeys(row.role for row in rows))
     parts = [f"<h1>Standings</h1><p class=muted>{e(info.game)}: sorted by mu - 3 sigma; a version that is not "

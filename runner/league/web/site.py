@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from runner.league.web import pages
-from runner.league.web.model import Source
+from runner.league.web.model import Info, Source
 from runner.league.web.replays import ensure_replay
 
 #: How many matches the matches page lists, and events the events page.
@@ -40,6 +40,11 @@ def _json(data: Any) -> Response:
     return Response(200, JSON, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
 
 
+def _state(info: Info) -> dict[str, Any]:
+    """What a live page polls: `key` changes when a match finishes or an event is recorded."""
+    return {"key": info.state, "matches": info.matches}
+
+
 #: Fixed pages: path -> (source, live) -> response.
 PAGES: dict[str, Callable[[Source, bool], Response]] = {
     "index.html": lambda source, live: _html(pages.standings_page(source.info(), source.standings(), live=live)),
@@ -50,7 +55,7 @@ PAGES: dict[str, Callable[[Source, bool], Response]] = {
     "events.html": lambda source, live: _html(pages.events_page(source.info(), source.events(RECENT_EVENTS),
                                                                  live=live)),
     "standings.json": lambda source, live: _json(source.standings_json()),
-    "state.json": lambda source, live: _json({"key": source.info().state, "matches": source.info().matches}),
+    "state.json": lambda source, live: _json(_state(source.info())),
 }
 ALIASES = {"": "index.html"}
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from runner.league.web.league_data import FAULTS_SHOWN, fault_rows, inside
-from runner.league.web.model import (Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Seat, Standing,
-                                     Version)
+from runner.league.standings import StandingRow
+from runner.league.web.model import Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Seat, Version
 from runner.tournament.records import GameRecord, read_records
 from runner.tournament.schedule import SIDED_GAMES
 from runner.tournament.standings import Standings
@@ -37,10 +37,11 @@ class TournamentSource:
         return Info(title=f"{game} tournament", game=game, matches=len(self.records), state="finished",
                     has_events=False)
 
-    def standings(self) -> list[Standing]:
-        return [Standing(name=row["name"], version=None, role=row.get("role") or "", mu=row["mu"],
-                         sigma=row["sigma"], games=row["games"], wins=row["wins"], draws=row["draws"],
-                         losses=row["losses"], faults=_faults(row), status="")
+    def standings(self) -> list[StandingRow]:
+        return [StandingRow(name=row["name"], player_id=0, version=None, version_id=0, hash=row["hash"],
+                            role=row.get("role") or "", mu=row["mu"], sigma=row["sigma"], games=row["games"],
+                            wins=row["wins"], draws=row["draws"], losses=row["losses"], faults=_faults(row),
+                            status="", reason=None, retired=False)
                 for row in self.data.get("rows", [])]
 
     def standings_json(self) -> dict[str, Any]:
