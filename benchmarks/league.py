@@ -11,7 +11,6 @@ matchmaking, recording each match in SQLite, rating it) should cost little besid
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import tempfile
@@ -22,23 +21,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[0] = str(ROOT)  # not benchmarks/, whose runner.py would hide the package
 
-from runner.league.run import League  # noqa: E402
-from runner.league.settings import claim, prepare_rules  # noqa: E402
-from runner.league.store import connect, transaction  # noqa: E402
+from benchmarks.tournament import make_bots  # noqa: E402
+from runner.league.run import open_league  # noqa: E402
 from runner.tournament.local import LocalPool  # noqa: E402
 
-#: A shell bot: sleeping needs no core, and `sh` starts in about 1 ms.
-BOT = "sleep {seconds}\n: > command.txt\n"
-
-
 def make_submissions(root: Path, count: int, sleep_ms: int) -> Path:
-    for number in range(count):
-        folder = root / f"sleeper{number}"
-        folder.mkdir(parents=True)
-        (folder / "bot.json").write_text(json.dumps({
-            "author": f"bench{number}", "email": "bench@example.invalid", "nickName": f"Sleeper{number}",
-            "botLocation": "/", "botFileName": "bot.sh", "botLanguage": "custom", "command": ["sh", "bot.sh"]}))
-        (folder / "bot.sh").write_text(BOT.format(seconds=sleep_ms / 1000))
+    """The tournament benchmark's sleeping shell bots, as a submissions folder."""
+    make_bots(root, count, sleep_ms)
     return root
 
 
@@ -46,16 +35,14 @@ def one_run(folder: Path, submissions: Path, workers: int, matches: int, rounds:
     """(matches per minute, league CPU ms per match) of one league run of `matches` matches; the CPU is counted
     from the first match recorded to the last (the first scan of the submissions, with its validations and
     imports, is the league's start-up, not a match's cost)."""
-    db = connect(folder, create=True)
-    with transaction(db):
-        settings = claim(db, {"submissions": str(submissions), "options": {"max_rounds": rounds}}, folder)
     pool = LocalPool(workers)
-    league = League(folder, prepare_rules(settings), db, pool, lambda line: None)
+    league = open_league(folder, {"submissions": str(submissions), "options": {"max_rounds": rounds}}, pool,
+                         lambda line: None)
     try:
         stats = league.run(matches, threading.Event())
     finally:
         pool.close()
-        db.close()
+        league.close()
     steady = stats.steady_cpu_per_match
     return stats.played / stats.wall_seconds * 60, (steady if steady is not None else stats.cpu_seconds) * 1000
 

@@ -15,8 +15,9 @@ import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -25,8 +26,8 @@ from runner.errors import UserError
 from runner.league.matchmaking import Candidate, pick
 from runner.league.ratings import Rating, RatingBook
 from runner.league.recorder import MATCHES, Seating, clean_orphans, load_book, record_match
-from runner.league.settings import LeagueRules
-from runner.league.store import ACTIVE, get_meta, set_meta, transaction
+from runner.league.settings import LeagueRules, claim, prepare_rules
+from runner.league.store import ACTIVE, connect, get_meta, set_meta, transaction
 from runner.league.submissions import BOTS, Registrar, scan
 from runner.tournament.pool import Pool
 from runner.tournament.run import _runtime_files
@@ -259,10 +260,22 @@ class League:
         if self.stats.cpu_at_first is None:
             self.stats.cpu_at_first = self.stats.cpu_at_last
 
+    def close(self) -> None:
+        self.db.close()
+
     def _count_seat(self, version: int, position: int) -> None:
         counts = self.seat_counts.setdefault(version, [0] * max(2, len(self.rules.seats)))
         if position < len(counts):
             counts[position] += 1
+
+
+def open_league(folder: Path, given: Mapping[str, Any], pool: Pool, log: Callable[[str], None]) -> League:
+    """The league in `folder` (created with the settings `given` when new), ready to `run` on `pool`; for
+    scripts, tests and benchmarks (the CLI adds its own checks). `league.close()` closes its database."""
+    db = connect(folder, create=True)
+    with transaction(db):
+        settings = claim(db, given, folder)
+    return League(folder, prepare_rules(settings), db, pool, log)
 
 
 def _start(db: sqlite3.Connection, version: int, role: str) -> Rating:

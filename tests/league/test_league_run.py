@@ -87,19 +87,14 @@ def test_a_changed_folder_is_seen_while_running(tmp_path: Path) -> None:
     """The watchdog path: a folder changed while the league runs becomes a version within a second or so."""
     import threading
 
-    from runner.league.run import League
-    from runner.league.settings import LeagueSettings, claim, prepare_rules
-    from runner.league.store import connect, transaction
+    from runner.league.run import open_league
     from runner.tournament.local import LocalPool
 
     subs = td_submissions(tmp_path, 2)
     folder = tmp_path / "league"
-    db = connect(folder, create=True)
-    with transaction(db):
-        settings = claim(db, {"submissions": str(subs), "options": {"max_rounds": 2}}, folder)
     pool = LocalPool(1)
     lines: list[str] = []
-    league = League(folder, prepare_rules(settings), db, pool, lines.append)
+    league = open_league(folder, {"submissions": str(subs), "options": {"max_rounds": 2}}, pool, lines.append)
     stop = threading.Event()
     thread = threading.Thread(target=league.run, args=(None, stop))
     thread.start()
@@ -116,7 +111,7 @@ def test_a_changed_folder_is_seen_while_running(tmp_path: Path) -> None:
         thread.join(timeout=30)
         pool.stop()
         pool.close()
-        db.close()
+        league.close()
 
 
 def test_settings_are_fixed_and_bad_input_is_one_line(tmp_path: Path) -> None:
@@ -176,21 +171,16 @@ def test_kill_9_then_run_again(tmp_path: Path) -> None:
 def test_a_worker_that_dies_costs_only_its_match_which_is_played_again(tmp_path: Path) -> None:
     import threading
 
-    from runner.league.run import League
-    from runner.league.settings import claim, prepare_rules
-    from runner.league.store import connect, transaction
+    from runner.league.run import open_league
     from runner.tournament.local import LocalPool
 
     subs = tmp_path / "submissions"
     for n in range(3):
         write_bot(subs / f"slow{n}", f"Slow{n}", "import time\ntime.sleep(0.1)\n" + TD_BOT.format(row=n, col=n))
     folder = tmp_path / "league"
-    db = connect(folder, create=True)
-    with transaction(db):
-        settings = claim(db, {"submissions": str(subs), "options": {"max_rounds": 8}}, folder)
     pool = LocalPool(2)
     lines: list[str] = []
-    league = League(folder, prepare_rules(settings), db, pool, lines.append)
+    league = open_league(folder, {"submissions": str(subs), "options": {"max_rounds": 8}}, pool, lines.append)
     stop = threading.Event()
     thread = threading.Thread(target=league.run, args=(5, stop))
     thread.start()
@@ -206,7 +196,7 @@ def test_a_worker_that_dies_costs_only_its_match_which_is_played_again(tmp_path:
         stop.set()
         pool.stop()
         pool.close()
-        db.close()
+        league.close()
     assert any("played again" in line for line in lines), lines
     assert league.stats.played == 5 and league.stats.failed == 0
     assert check_consistent(folder) == 5
