@@ -13,6 +13,7 @@ import pytest
 
 from league_helpers import TD_BOT, database, run_cli, td_submissions, write_bot
 from test_unpack import GOOD, hostile_cases, make_zip
+from test_web_browser import chromium  # noqa: F401 (the module-scoped headless browser)
 
 pytest.importorskip("openskill", reason="leagues need openskill (td-runner[league])")
 
@@ -124,3 +125,26 @@ def test_repeated_failures_from_one_address_are_slowed_down(served) -> None:
     assert statuses[:5] == [403] * 5 and statuses[5] == 429
     assert time.monotonic() - started >= 5 * 0.25  # every failed attempt waited
     assert post(url, make_zip(GOOD), tokens["ann"])[0] == 429  # even a good token waits out the window
+
+
+
+def test_the_upload_form_works_in_chromium(chromium, served, tmp_path: Path) -> None:  # noqa: F811
+    """The form on a served player page, filled and sent by headless Chromium, installs the bot; a wrong token
+    shows the refusal's words."""
+    from runner.league.web.pages import player_href
+
+    url, folder, subs, tokens = served
+    archive = tmp_path / "bot.zip"
+    archive.write_bytes(make_zip(GOOD))
+    page = chromium.new_page()
+    try:
+        for token, expected in (("wrong", "not valid"), (tokens["ann"], "taken")):
+            page.goto(url + player_href("", "ann"))
+            page.fill("input[name=token]", token)
+            page.set_input_files("input[name=bot]", str(archive))
+            with page.expect_navigation():
+                page.click("#submit button")
+            assert expected in page.inner_text("body")
+    finally:
+        page.close()
+    assert (subs / "ann" / "bot.json").is_file()

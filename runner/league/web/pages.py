@@ -230,7 +230,18 @@ def player_page(info: Info, player: PlayerPage, *, live: bool) -> str:
             parts.append((f"<h3>{e(role)}</h3>" if role else "") + rating_chart(points, role))
     parts += [f"<h2>Recent matches</h2>{match_table(player.matches, root)}",
               f"<h2>Faults</h2>{_faults(player.faults, root)}"]
+    if live:  # only a served page has a server to take an upload
+        parts.append(UPLOAD_FORM.format(root=root))
     return layout(info, player.name, "".join(parts), root=root, live=live)
+
+
+#: The player's own upload (POST /submit, runner/league/submit_route.py): the token decides whose bot it is.
+UPLOAD_FORM = (
+    '<h2>Submit a new version</h2><form id="submit" method="post" action="{root}submit" '
+    'enctype="multipart/form-data"><p><label>Your token <input type="password" name="token" required '
+    'autocomplete="off"></label></p><p><label>Your bot (.zip or .tar.gz, bot.json at its top) '
+    '<input type="file" name="bot" accept=".zip,.tar.gz,.tgz" required></label></p>'
+    '<p><button type="submit">Submit</button></p></form>')
 
 
 def not_found_page(info: Info, what: str, *, root: str) -> str:
