@@ -129,6 +129,8 @@ class League:
         shutil.rmtree(folder / BOTS / ".partial", ignore_errors=True)
         self.pool.add_bots(self._snapshots())
         self._last_scan = 0.0
+        for unsettled in self.registrar.unsettled():
+            self.registrar.check(unsettled)
 
     # the loop ---------------------------------------------------------------------------------------------
 

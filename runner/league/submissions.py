@@ -161,6 +161,13 @@ class Registrar:
         self.log(f"{name}: version {number} ({found.hash})")
         return NewVersion(version, name, snapshot)
 
+    def unsettled(self) -> list[NewVersion]:
+        """Versions a stopped league left pending or building: checked (and built) again."""
+        rows = self.connection.execute(
+            "SELECT v.id, v.hash, p.name FROM versions v JOIN players p ON p.id = v.player_id "
+            "WHERE v.status IN (?, ?) ORDER BY v.id", (PENDING, BUILDING))
+        return [NewVersion(row["id"], row["name"], self.folder / BOTS / row["hash"]) for row in rows]
+
     def check(self, new: NewVersion) -> None:
         """Validate the snapshot now; build it on a helper thread when it needs a build."""
         report = validate_bot_folder(new.snapshot, self.game)

@@ -200,3 +200,72 @@ def test_a_worker_that_dies_costs_only_its_match_which_is_played_again(tmp_path:
     assert any("played again" in line for line in lines), lines
     assert league.stats.played == 5 and league.stats.failed == 0
     assert check_consistent(folder) == 5
+
+
+def test_builds_run_once_with_a_time_limit_and_a_failed_one_is_never_scheduled(tmp_path: Path) -> None:
+    import threading
+
+    from runner.league.run import open_league
+    from runner.tournament.local import LocalPool
+
+    subs = td_submissions(tmp_path, 2)
+    failing = write_bot(subs / "failing", "Failing", TD_BOT.format(row=1, col=3))
+    (failing / "build.sh").write_text("echo compiling the failing bot\nexit 3\n")
+    slow = write_bot(subs / "slowbuild", "SlowBuild", TD_BOT.format(row=2, col=3))
+    (slow / "build.sh").write_text("echo starting\nsleep 30\n")
+    built = write_bot(subs / "built", "Built", TD_BOT.format(row=3, col=3))
+    (built / "build.sh").write_text("echo built > built.txt\necho build ok\n")
+    folder = tmp_path / "league"
+    pool = LocalPool(1)
+    league = open_league(folder, {"submissions": str(subs), "options": {"max_rounds": 2}, "build_timeout_s": 1.0},
+                         pool, lambda line: None)
+    stop = threading.Event()
+    thread = threading.Thread(target=league.run, args=(None, stop))
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            db = database(folder)
+            statuses = {row[0]: row[1] for row in db.execute(
+                "SELECT p.name, v.status FROM versions v JOIN players p ON p.id = v.player_id")}
+            played = db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+            db.close()
+            if {statuses.get(n) for n in ("failing", "slowbuild", "built")} <= {"build failed", "active"} and played >= 4:
+                break
+            time.sleep(0.2)
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+        pool.stop()
+        pool.close()
+        league.close()
+    db = database(folder)
+    rows = {row["name"]: row for row in db.execute(
+        "SELECT p.name, v.* FROM versions v JOIN players p ON p.id = v.player_id")}
+    assert rows["failing"]["status"] == "build failed" and "exited with code 3" in rows["failing"]["reason"]
+    assert "compiling the failing bot" in rows["failing"]["build_output"]
+    assert rows["slowbuild"]["status"] == "build failed" and "time limit of 1 s" in rows["slowbuild"]["reason"]
+    assert rows["built"]["status"] == "active" and "build ok" in rows["built"]["build_output"]
+    assert (folder / "bots" / rows["built"]["hash"] / "built.txt").is_file()  # built once, in the snapshot
+    scheduled = {row[0] for row in db.execute("SELECT DISTINCT version_id FROM seats")}
+    assert rows["failing"]["id"] not in scheduled and rows["slowbuild"]["id"] not in scheduled
+    assert rows["built"]["id"] in scheduled
+
+
+def test_player_remove_retires_and_keeps_the_folder(tmp_path: Path) -> None:
+    subs = td_submissions(tmp_path, 3)
+    league = tmp_path / "league"
+    assert run_cli("league", "run", league, "--submissions", subs, "--max-matches", "1", *TD)[0] == 0
+    code, out, err = run_cli("league", "player", "remove", league, "tiny1")
+    assert code == 0 and "retired" in out and not (subs / "tiny1").exists()
+    assert [p.name for p in (league / "removed").iterdir()][0].startswith("tiny1-")
+    assert run_cli("league", "run", league, "--max-matches", "2")[0] == 0
+    db = database(league)
+    tiny1 = db.execute("SELECT v.id, v.status FROM versions v JOIN players p ON p.id = v.player_id "
+                       "WHERE p.name = 'tiny1'").fetchone()
+    assert tiny1["status"] == "retired"
+    assert tiny1["id"] not in {row[0] for row in db.execute("SELECT version_id FROM seats WHERE match_id > 1")}
+    code, _, err = run_cli("league", "player", "remove", league, "nobody")
+    assert code == 2 and "no player named 'nobody'" in err
+    code, _, err = run_cli("league", "player", "add", league, "../evil")
+    assert code == 2 and "player name" in err
