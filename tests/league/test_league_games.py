@@ -58,3 +58,19 @@ def test_invaders_sides(tmp_path: Path) -> None:
     first = db.execute("SELECT * FROM seats WHERE match_id = 1").fetchall()
     assert all(row["sigma_after"] == row["sigma_before"] for row in first)
     assert db.execute("SELECT COUNT(*) FROM seats WHERE sigma_after < sigma_before").fetchone()[0] > 0
+
+
+def test_a_league_on_a_dask_local_cluster(tmp_path: Path) -> None:
+    """The same league on `--dask local` (worker processes started and closed by the command)."""
+    pytest.importorskip("distributed", reason="--dask needs distributed (td-runner[dask])")
+    from league_helpers import td_submissions
+
+    subs = td_submissions(tmp_path, 3)
+    league = tmp_path / "league"
+    code, out, err = run_cli("league", "run", league, "--submissions", subs, "--dask", "local", "--workers", "2",
+                             "--max-matches", "3", "--max-rounds", "3")
+    assert code == 0, err
+    assert "on Dask" in out and check_consistent(league) == 3
+    code, _, err = run_cli("league", "run", tmp_path / "other", "--submissions", subs, "--dask", "tcp://127.0.0.1:1",
+                           "--max-matches", "1")
+    assert code == 2 and "cannot reach the scheduler" in err and err.count("\n") == 1
