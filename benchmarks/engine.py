@@ -8,7 +8,9 @@ the median of `--repeat` timed passes after one warm-up pass over all logs: engi
 engine plus rendering both players' JSON state and text map every round (what the runner does per round).
 
 `--official` puts td-runner beside the official 3.0.2 Java engine on one log (default gg-mirror-g11):
-`../shared/bench/official-td/run` (its README) and td-runner's own replay run interleaved, Java first, for
+`../shared/bench/official-td/run` (its README; developer tooling: the project's shared folder beside the
+repository on developers' machines, not part of the repository, so a user's clone has no `--official`) and
+td-runner's own replay run interleaved, Java first, for
 `--pairs` pairs; it prints each pair, the medians and the ratios td-runner / Java for both modes. Figures
 from different runs or machines do not compare; these ratios do. Where no Java runtime can be had it says
 so and prints td-runner's figures alone.

@@ -2,7 +2,7 @@
 
     python benchmarks/invaders.py [--repeat 7] [--live 3] [--json]
 
-1. engine: the recorded answers of turret__vs__army (12,630 turns, shared/conformance/koth) replayed through
+1. engine: the recorded answers of turret__vs__army (12,630 turns, tests/games/invaders/data) replayed through
    the rules alone (start_turn + finish_turn), turns per second; target (issue) 50,000 turns/s.
 2. session: the same game through InvadersSession as the match loop drives it (request lines rendered,
    answer lines parsed, the log record built and serialised), turns per second.
@@ -35,7 +35,7 @@ from runner.games.invaders import GAME  # noqa: E402
 from runner.games.invaders.logs import diff  # noqa: E402
 from runner.games.invaders.rules import State, finish_turn, is_over, start_turn  # noqa: E402
 
-TRACE = Path("/work/shared/conformance/koth/turret__vs__army.jsonl.gz")
+TRACE = ROOT / "tests" / "games" / "invaders" / "data" / "turret__vs__army.jsonl.gz"
 BOTS = ROOT / "starter-bots" / "invaders"
 
 

@@ -1,4 +1,4 @@
-"""Invaders: the 1-D defenders-vs-invaders king-of-the-hill (shared/spec/invaders.md), persistent bots."""
+"""Invaders: the 1-D defenders-vs-invaders king-of-the-hill (docs/rules/invaders.md), persistent bots."""
 
 from runner.games.invaders.game import InvadersGame
 

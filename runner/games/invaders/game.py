@@ -29,7 +29,7 @@ KOTH_HOST = Path(__file__).resolve().parent / "koth_js" / "host.js"
 
 
 class InvadersGame(GameDefaults):
-    """The 1-D defenders-vs-invaders king-of-the-hill (shared/spec/invaders.md)."""
+    """The 1-D defenders-vs-invaders king-of-the-hill (docs/rules/invaders.md)."""
 
     name = "invaders"
     title = "Invaders (1-D tower defence king-of-the-hill)"

@@ -1,4 +1,4 @@
-"""Lanes: the two-lane tower-defence game (spec: shared/spec/lanes.md), played through the file protocol.
+"""Lanes: the two-lane tower-defence game (rules: docs/rules/lanes.md), played through the file protocol.
 
 `GAME` is what the registry serves for `--game lanes`.
 """

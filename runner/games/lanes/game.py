@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 class LanesGame(GameDefaults):
-    """Two players, two lanes, turns of 100 timesteps (shared/spec/lanes.md)."""
+    """Two players, two lanes, turns of 100 timesteps (docs/rules/lanes.md)."""
 
     name = "lanes"
     title = "Lanes (two-lane tower defence)"

@@ -1,6 +1,8 @@
-// Warzone board for the HTML replay: the map as a graph laid out from the map file's coordinates, each
-// territory a disc in its owner's colour (grey: neutral) holding its armies, its continent as the ring,
-// this turn's attacks as arrows (thick: conquered). Frame: {o: [owner, armies, ...], a: [from, to, won, ...]}.
+// Warzone board for the HTML replay: the map as a graph at the record's coordinates (the map file's, or
+// html_record.py's layout when the file has none usable), each territory a disc in its owner's colour
+// (grey: neutral) holding its armies, its continent as the ring, this turn's attacks as arrows (thick:
+// conquered). Frame: {o: [owner, armies, ...], a: [from, to, won, ...]}. `drawn` keeps where the last
+// draw put each disc (the browser tests check that no two overlap).
 window.ReplayBoard = {
   CONTINENTS: ["#868e96", "#c0a36e", "#74b816", "#f783ac", "#4dabf7", "#ffa94d", "#9775fa", "#63e6be"],
   aspect: function (record) {
@@ -28,15 +30,23 @@ window.ReplayBoard = {
     record.board._box = box;
     return box;
   },
-  draw: function (ctx, width, height, record, index, colors) {
-    var board = record.board, frame = record.frames[index], box = this.box(record);
+  // where each territory's disc goes on a width x height board: {radius, ring (its width), where: id -> [x, y]}
+  places: function (record, width, height) {
+    var box = this.box(record);
     var margin = 34, w = width - 2 * margin, h = height - 2 * margin - 12;
     var radius = Math.max(6, Math.min(26, 0.42 * box.closest * Math.min(w, h)));
     var where = {};
-    board.territories.forEach(function (t) {
+    record.board.territories.forEach(function (t) {
       where[t[0]] = [margin + (t[3] - box.minX) / (box.maxX - box.minX) * w,
                      margin + (t[4] - box.minY) / (box.maxY - box.minY) * h];
     });
+    return { radius: radius, ring: Math.max(2, radius * 0.22), where: where };
+  },
+  drawn: null,
+  draw: function (ctx, width, height, record, index, colors) {
+    var board = record.board, frame = record.frames[index];
+    var placed = this.places(record, width, height), radius = placed.radius, where = placed.where;
+    this.drawn = { width: width, height: height, radius: radius, ring: placed.ring, where: where };
     ctx.fillStyle = "#fbfaf7";
     ctx.fillRect(0, 0, width, height);
     ctx.strokeStyle = "#ced4da";
@@ -74,7 +84,7 @@ window.ReplayBoard = {
       ctx.arc(p[0], p[1], radius, 0, Math.PI * 2);
       ctx.fillStyle = owner >= 0 ? colors[owner] : "#dee2e6";
       ctx.fill();
-      ctx.lineWidth = Math.max(2, radius * 0.22);
+      ctx.lineWidth = placed.ring;
       ctx.strokeStyle = continents[(t[2] - 1) % continents.length];
       ctx.stroke();
       ctx.fillStyle = owner >= 0 ? "#fff" : "#212529";

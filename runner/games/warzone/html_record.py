@@ -1,6 +1,8 @@
 """The compact record of a Warzone log for the HTML replay (runner/replay/record.py has its shape).
 
-The board is the log's `map.map` laid out from the file's own coordinates (a circle when it has none):
+The board is the log's `map.map` drawn at the file's own coordinates when they are usable, else at a seeded
+force-directed layout of the border graph (layout.py says what "usable" means and how the layout works;
+computed here, once per record, so the page only scales it):
 `board = {"territories": [[id, name, continent, x, y], ...], "edges": [[a, b], ...], "continents": [...]}`.
 A frame is the state at the start of a turn (any seat's `state.json`: the board part is public) and the
 turn's attacks: `{"o": [owner seat index or -1, armies, ...] per territory, "a": [from, to, conquered, ...]}`.
@@ -9,17 +11,19 @@ turn's attacks: `{"o": [owner seat index or -1, armies, ...] per territory, "a":
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
 from runner.errors import UserError
+from runner.games.warzone.layout import layout, usable
 from runner.games.warzone.loading import read_map
 from runner.games.warzone.logs import EVENTS_FILE, MAP_FILE, ORDERS_FILE, STATE_FILE, seat_folder, turn_folders
 from runner.games.warzone.protocol.event_text import render_event
 from runner.replay.record import RecordBuilder
 
 STATS = ("territories", "armies", "cards")
+#: the layout's seed for a map without usable coordinates: fixed, so a map always looks the same
+LAYOUT_SEED = 0
 BOARD_JS = Path(__file__).with_name("html_board.js")
 STATUS_RULING = {"timeout": "timeout", "crash": "crash", "failed_to_start": "crash", "no_file": "none",
                  "refused": "none"}
@@ -40,10 +44,10 @@ def _read_text(path: Path | None) -> str | None:
     return path.read_bytes().decode("utf-8", errors="replace")
 
 
-def _coordinates(data: bytes, line: int) -> tuple[float, float] | None:
+def _coordinates(lines: list[str], line: int) -> tuple[float, float] | None:
     """x, y of a territory from its map line (Domination `id name continent x y`, Conquest `name,x,y,...`)."""
     try:
-        text = data.decode("utf-8", errors="replace").splitlines()[line - 1]
+        text = lines[line - 1]
     except IndexError:
         return None
     fields = text.split(",") if "," in text else text.split()
@@ -61,10 +65,10 @@ def _board(path: Path, name: str | None) -> dict[str, Any]:
     warmap = reading.map
     if warmap is None:
         raise UserError(f"{path / MAP_FILE}: the log's map cannot be read")
-    places = [_coordinates(data, t.line) for t in warmap.territories]
-    if any(place is None for place in places):  # no usable coordinates: a circle
-        count = len(places)
-        places = [(math.cos(2 * math.pi * i / count), math.sin(2 * math.pi * i / count)) for i in range(count)]
+    lines = data.decode("utf-8", errors="replace").splitlines()  # once: a 5,000-territory map has 5,000 lines
+    places: list[tuple[float, float] | None] = [_coordinates(lines, t.line) for t in warmap.territories]
+    if not usable(places):
+        places = [(float(x), float(y)) for x, y in layout(warmap, LAYOUT_SEED)]
     territories = [[t.id, t.name, t.continent, x, y] for t, (x, y) in zip(warmap.territories, places)]
     edges = sorted({(min(a, b), max(a, b)) for a in warmap.territory_ids for b in warmap.neighbours_of(a)})
     continents = [[c.name, getattr(c, "bonus", 0)] for c in warmap.continents]

@@ -1,4 +1,5 @@
-"""Warzone's own subcommand, `td-runner warzone-map`: write a seeded random valid map (spec 3)."""
+"""Warzone's own subcommand, `td-runner warzone-map`: write a seeded random valid map (spec 3), its territories
+at the coordinates of a force-directed layout seeded by the same seed (layout.py), so any map viewer can draw it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from runner.errors import ExitCode, UserError
 from runner.games.interface import Tool
+from runner.games.warzone.layout import layout
 from runner.games.warzone.rules.mapfile import parse_map
 from runner.games.warzone.rules.mapgen import check_generator_args, generate_map
 from runner.games.warzone.rules.mapwrite import render_conquest, render_domination
@@ -41,7 +43,7 @@ def render_generated(territories: int, continents: int, seed: int, dialect: str,
     warmap = generate_map(territories, continents, seed, name)
     header = (f"; td-runner warzone-map --territories {territories} --continents {continents} --seed {seed} "
               f"--dialect {dialect}\n")
-    text = header + RENDERERS[dialect](warmap)
+    text = header + RENDERERS[dialect](warmap, layout(warmap, seed))
     reading = parse_map(text, lenient=False)
     if reading.map is None or reading.findings:  # the generator promises strict-valid maps
         raise RuntimeError(f"generated map is not valid: {reading.findings[:3]}")

@@ -1,4 +1,4 @@
-// The reference's sample invader, simpleInvaderArmy (shared/spec/invaders.md section 12), written for the
+// The reference's sample invader, simpleInvaderArmy (docs/rules/invaders.md, koth-js), written for the
 // reference page's API from the spec's description of its behaviour. Entry expression: simpleInvaderArmy()
 //
 // Whenever it can pay for an invader with every boost point on hit points (10 + invaderBoostMax gold) it asks

@@ -1,4 +1,4 @@
-// The reference's sample defender, simpleTurretBuilder (shared/spec/invaders.md section 12), written for the
+// The reference's sample defender, simpleTurretBuilder (docs/rules/invaders.md, koth-js), written for the
 // reference page's API from the spec's description of its behaviour. Entry expression: simpleTurretBuilder()
 //
 // A cursor starts at cell 10. For its first 100 requests it asks to build a turret at the cursor whenever it

@@ -1,6 +1,6 @@
 // Lanes starter bot (C++17, standard library only). Build with ./build.sh.
 //
-// How a turn works (shared/spec/lanes.md section 10):
+// How a turn works (docs/rules/lanes.md, 'The bot protocol'):
 //  * The runner deletes commands.txt, writes map.txt and state.json into this folder and starts ./bot
 //    with this folder as the working directory. You have 5 seconds.
 //  * state.json: the turn, both HPs, every tower on both lanes, your money and soldiers, last turn's

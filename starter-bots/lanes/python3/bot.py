@@ -1,6 +1,6 @@
 """Lanes starter bot (Python 3, standard library only).
 
-How a turn works (shared/spec/lanes.md section 10):
+How a turn works (docs/rules/lanes.md, 'The bot protocol'):
   * The runner deletes commands.txt, writes map.txt and state.json into this folder, and starts this
     program with this folder as the working directory. You have 5 seconds.
   * state.json holds the turn number, both players' HP, all towers on both lanes, your money and your
