@@ -273,6 +273,7 @@ class JsonlLog:
     tens of thousands of turns, where a folder per turn would mean hundreds of thousands of files."""
 
     file_name: str = "log.jsonl"
+    output_folder: str = "bot-output"  # `<output_folder>/<seat>.txt`: each seat's bot output for the match
 
 
 @attrs.frozen
