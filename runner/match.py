@@ -263,6 +263,9 @@ class MatchRunner:
             for p in settings.players
             if p.bot is not None and uses_persistent(game, p.bot)
         }
+        for seat, bot in self.persistent.items():
+            if bot.bot.request is not None:  # checked against game.request_formats by runner/play.py
+                session.use_request_format(seat, bot.bot.request)  # type: ignore[attr-defined]
         bot_dirs = [p.bot.bot_dir for p in settings.players if p.bot]
         # one folder for two seats (self-play): their files would collide, so take turns like the official runner
         self.sequential = len(bot_dirs) != len(set(bot_dirs))

@@ -86,3 +86,45 @@ def render_state_json(state: State) -> str:
 def render_request(turn: int, side: str, state_json: str) -> str:
     """The request line of spec 18: {"turn": T, "side": ..., "state": {...}} (compact, no newline)."""
     return f'{{"turn":{turn},"side":"{side}","state":{state_json}}}'
+
+
+#: The opt-in request format a persistent bot asks for with `"request": "delta"` in bot.json (README: "The
+#: delta request"). The default request sends all 200 slots as objects, ~6 kB a turn that the bot's JSON
+#: parser spends most of its turn on; the delta sends the scalars, the invaders flat, and only the towers
+#: that changed since the previous request (a bot receives every request, in order, so it can keep them).
+DELTA = "delta"
+SCALARS = ("turnNumber", "invaderGold", "invaderIncome", "invaderBoostMax", "invaderHPMultiplier",
+           "turnsSinceLastSpawn", "defenderGold", "defenderLife")
+
+def render_delta(state: State, sent: list[tuple[Any, int, int] | None]) -> str:
+    """The body of a delta request for `state` (everything after `"side":...,`), updating `sent`, the towers
+    as of the previous delta (100 Nones before the first): the tower object, its level and cooldown (pos
+    and type never change on one object, power and range only with the level). Keys:
+
+    * `delta`: the spec 7 scalars in SCALARS order;
+    * `iv`: every invader, flat: pos, hp, maxhp, defense, stunRes, stunTime, then the next invader's six;
+    * `tw`: the tower slots that changed: `[pos, level, power, range, cooldown, type]`, or `[pos]` for a slot
+      that became empty.
+    """
+    changes = []
+    for pos, (tower, before) in enumerate(zip(state.towers, sent)):
+        if tower is None:
+            if before is not None:
+                changes.append(f"[{pos}]")
+                sent[pos] = None
+        elif before is None or before[0] is not tower or before[1] != tower.level or before[2] != tower.cooldown:
+            sent[pos] = (tower, tower.level, tower.cooldown)
+            changes.append(f'[{pos},{tower.level},{tower.power},{tower.range},{tower.cooldown},"{tower.type}"]')
+    invaders = ",".join([
+        f"{i.pos},{i.hp},{i.maxhp},{i.defense},{i.stun_res},{i.stun_time}" for i in state.invaders if i is not None
+    ])
+    return (
+        f'"delta":[{state.turn},{state.invader_gold},{state.invader_income},{state.invader_boost_max},'
+        f'{json.dumps(js_number(state.hp_multiplier))},{state.turns_since_spawn},{state.defender_gold},'
+        f'{state.defender_life}],"iv":[{invaders}],"tw":[{",".join(changes)}]'
+    )
+
+
+def render_delta_request(turn: int, side: str, body: str) -> str:
+    """A delta request line: {"turn": T, "side": ..., "delta": [...], "iv": [...], "tw": [...]}."""
+    return f'{{"turn":{turn},"side":"{side}",{body}}}'
