@@ -12,7 +12,7 @@ from typing import Any
 from runner.games.interface import Answer, Outcome, TurnInput, TurnReport
 from runner.games.invaders.config import DISQUALIFY, InvadersConfig
 from runner.games.invaders.protocol import parse_answer, render_board, render_request, render_state_json
-from runner.games.invaders.protocol.lines import DELTA, render_delta, render_delta_request
+from runner.games.invaders.protocol.lines import DELTA, SentTowers, render_delta, render_delta_request
 from runner.games.invaders.rules import (
     APPLIED,
     NO_ACTION,
@@ -61,7 +61,7 @@ class InvadersSession:
         self._outcome: Outcome | None = None
         self._score = 0
         self._delta_seats: tuple[str, ...] = ()  # seats sent the delta request (protocol/lines.py)
-        self._sent_towers: list[Any] = [None] * len(self.state.towers)  # the towers as of the last delta
+        self._sent_towers = SentTowers()  # the towers as of the last delta
         self._delta: tuple[int, str] | None = None  # (turn, body) of the last delta rendered
 
     def use_request_format(self, seat: str, name: str) -> None:
