@@ -15,6 +15,12 @@ fixed command, per turn (write command.txt and exit) or persistent (`C;<round>;<
 runner/bots/persistent.py). For each: the median per round of the bot's own seconds (TurnOutcome.seconds:
 process start to exit per turn, request to answer persistent) and of the runner's wall time for the round
 (files written, bot run, answer read). The first two rounds (warm-up; the persistent start-up) are not counted.
+
+Part 3, a live persistent match (as benchmarks/invaders.py does for Invaders): a Tower Defence match of
+`--match-rounds` rounds between two persistent bots/python/bot.py, played in this process with timers
+(benchmarks/turn_split.py): microseconds per round of the engine, request (the round's files and line), the
+pipe wait (the bots' answers) and the rest; beside it, interleaved, the pipe floor: the same round lines to
+two Python echo processes, from a process of its own. Medians of `--match-runs` runs each.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from pathlib import Path
 
 # sys.path[0] is this folder, where benchmarks/runner.py would shadow the `runner` package
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
+sys.path.append(str(Path(__file__).resolve().parent))  # turn_split, after the package
 
 from runner.bots.definition import load_bot
 from runner.bots.isolation import check_isolation
@@ -42,6 +49,7 @@ from runner.bots.persistent import PersistentBot
 from runner.bots.process import run_turn
 from runner.errors import UserError
 from runner.games.tower_defence import GAME
+from turn_split import PARTS, pipe_floor, split_match
 
 BOTS = Path(__file__).resolve().parent / "bots"
 BOT_LIMITS = Limits(timeout_ms=20_000)  # generous: a JVM start on a busy shared machine takes seconds
@@ -141,10 +149,43 @@ def per_turn_vs_persistent(rounds: int) -> dict[str, float]:
     return results
 
 
+ECHO = "import sys\nfor line in sys.stdin:\n    print('C;' + line.strip() + ';0,0,2', flush=True)\n"
+
+
+def persistent_match(rounds: int, runs: int) -> dict[str, object]:
+    """Part 3: a Tower Defence match of persistent Python bots with its split, and the pipe floor, interleaved."""
+    splits: list[dict[str, float]] = []
+    loops: list[float] = []
+    floors: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        bots = []
+        for seat in "AB":  # two folders: one folder for both seats would make the seats take turns
+            bot = write_bot_json(work / f"persistent-{seat}", "python", [sys.executable, str(BOTS / "python" / "bot.py"),
+                                                                          "--persistent"])
+            data = json.loads((bot / "bot.json").read_text())
+            (bot / "bot.json").write_text(json.dumps({**data, "persistent": True}))
+            bots.append(bot)
+        lines = work / "rounds.jsonl"
+        lines.write_text("".join(json.dumps([str(r), str(r)]) + "\n" for r in range(1, rounds + 1)))
+        echo = [sys.executable, "-c", ECHO]
+        for index in range(runs):
+            result = split_match("tower-defence", bots, work / f"match{index}", options={"max_rounds": rounds},
+                                 limits=BOT_LIMITS)
+            splits.append(result["per_turn_us"])
+            loops.append(result["loop_s"] / result["turns"] * 1e6)
+            floors.append(pipe_floor(lines, [echo, echo])["loop_s"] / rounds * 1e6)
+    split = {part: round(statistics.median(s[part] for s in splits), 1) for part in PARTS}
+    return {"match_rounds": rounds, "match_round_us": round(statistics.median(loops), 1),
+            "floor_round_us": round(statistics.median(floors), 1), "match_split_us": split}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=300, help="rounds of the /bin/true part (default 300)")
     parser.add_argument("--bot-rounds", type=int, default=40, help="rounds of the java/python part (default 40)")
+    parser.add_argument("--match-rounds", type=int, default=300, help="rounds of the live match (default 300)")
+    parser.add_argument("--match-runs", type=int, default=3, help="live matches and floors (default 3)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     true = shutil.which("true") or "/bin/true"
@@ -185,6 +226,12 @@ def main() -> None:
         if key in bots:
             print(f"{language}: per turn / persistent, wall per round: {bots[key]}x")
     results.update(bot_rounds=args.bot_rounds, **bots)
+    match = persistent_match(args.match_rounds, args.match_runs)
+    print(f"\nlive Tower Defence match, two persistent python bots, {args.match_rounds} rounds, medians of "
+          f"{args.match_runs}: {match['match_round_us']} us per round; pipe floor (same lines, python echo x2) "
+          f"{match['floor_round_us']} us; match/floor {match['match_round_us'] / match['floor_round_us']:.2f}")
+    print("  per round: " + ", ".join(f"{k} {v} us" for k, v in match["match_split_us"].items()))
+    results.update(match)
     if args.json:
         print(json.dumps(results))
 

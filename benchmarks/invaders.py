@@ -1,16 +1,28 @@
-"""Invaders speed: the engine replaying the reference's own game, and a live koth-js match. Prints medians.
+"""Invaders speed: the engine, the session, and a live koth-js match beside the reference driver and the pipe.
 
-    python benchmarks/invaders.py [--repeat 7] [--live 3] [--json]
+    python benchmarks/invaders.py [--reference PATH/tower-defense.js] [--pairs 3] [--repeat 7] [--json]
 
 1. engine: the recorded answers of turret__vs__army (12,630 turns, tests/games/invaders/data) replayed through
    the rules alone (start_turn + finish_turn), turns per second; target (issue) 50,000 turns/s.
 2. session: the same game through InvadersSession as the match loop drives it (request lines rendered,
-   answer lines parsed, the log record built and serialised), turns per second.
-3. live: `td-runner match --game invaders` of the two koth-js sample bots (starter-bots/invaders/koth-turret,
-   koth-army) as a separate process, wall seconds including both node processes and the log; target under
-   10 s. The first live match's log is compared with the reference trace (it must be identical).
+   answer lines parsed, the log record built and serialised), turns per second, with the default request
+   and with the delta request the koth starter bots ask for.
+3. live, interleaved (at least 3 rounds of: reference, td-runner, pipe floor), medians:
+   - reference: the reference page's own JavaScript (Beefster09/pcg-tower-defense at d3847b9, fetched by
+     hand OUTSIDE this repository: give its tower-defense.js with --reference) playing its two sample AIs
+     in-process, timed by the koth-reference driver (`run`, next to `echo.js`, --driver-dir);
+   - td-runner: `td-runner match --game invaders` of starter-bots/invaders/koth-turret vs koth-army as a
+     separate command (Python start, both node processes, the log and match.json included); the first log
+     is compared with the reference trace at every turn;
+   - pipe floor: the very request lines td-runner sends in that match, one per seat per turn, to two
+     `node echo.js` processes driven from a Python process (benchmarks/turn_split.py), also a whole command.
+   Printed: the medians, reference/td-runner (the issue's target: at least 0.33) and td-runner/floor (at
+   most 1.5).
+4. split: one more live match in this process with timers (benchmarks/turn_split.py): microseconds per turn
+   of engine, request rendering, pipe wait (the bots' thinking included) and the rest.
 
-The machine is shared and noisy: compare figures printed by the same run, and quote medians.
+Without --reference, part 3 skips the reference. The machine is shared and noisy: compare figures printed
+by the same run, and quote medians.
 """
 
 from __future__ import annotations
@@ -33,10 +45,14 @@ sys.path.insert(0, str(ROOT))
 from runner.games.interface import Answer  # noqa: E402
 from runner.games.invaders import GAME  # noqa: E402
 from runner.games.invaders.logs import diff  # noqa: E402
+from runner.games.invaders.protocol.lines import DELTA  # noqa: E402
 from runner.games.invaders.rules import State, finish_turn, is_over, start_turn  # noqa: E402
+from turn_split import pipe_floor, split_match, timed_command  # noqa: E402
 
 TRACE = ROOT / "tests" / "games" / "invaders" / "data" / "turret__vs__army.jsonl.gz"
+DRIVER_DIR = ROOT.parent / "shared" / "bench" / "koth-reference"  # developer tooling outside the repository
 BOTS = ROOT / "starter-bots" / "invaders"
+SAMPLES = (BOTS / "koth-turret", BOTS / "koth-army")
 
 
 def load_answers(trace: Path) -> list[tuple[object, object]]:
@@ -58,9 +74,16 @@ def engine_pass(answers: list[tuple[object, object]]) -> tuple[float, float]:
     return seconds, cpu
 
 
-def session_pass(lines: list[tuple[str, str]]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of this process) of one pass."""
+def new_session(request: str | None):  # noqa: ANN201  (an InvadersSession)
     session = GAME.new_session(GAME.configure(None, {}), GAME.seats(2), 0, {})
+    for seat in GAME.seats(2) if request else ():
+        session.use_request_format(seat, request)
+    return session
+
+
+def session_pass(lines: list[tuple[str, str]], request: str | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of one pass."""
+    session = new_session(request)
     started, cpu = time.perf_counter(), time.process_time()
     for invader, defender in lines:
         session.inputs()
@@ -71,24 +94,91 @@ def session_pass(lines: list[tuple[str, str]]) -> tuple[float, float]:
     return seconds, cpu
 
 
-def live_pass(scratch: Path, name: str) -> tuple[float, float]:
-    """(wall seconds of the whole command, match.json wall_seconds)."""
-    command = [sys.executable, "-m", "runner", "match", "--game", "invaders", "--quiet", "--output", str(scratch),
-               "--name", name, str(BOTS / "koth-turret"), str(BOTS / "koth-army")]
-    started = time.perf_counter()
-    subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
-    wall = time.perf_counter() - started
-    summary = json.loads((scratch / name / "match.json").read_text())
-    return wall, summary["wall_seconds"]
+def request_lines(lines: list[tuple[str, str]], request: str | None) -> list[list[str]]:
+    """The request lines (defender, invader) of every turn of the game, as the match sends them."""
+    session = new_session(request)
+    sent = []
+    for invader, defender in lines:
+        inputs = session.inputs()
+        sent.append([inputs["defender"].line, inputs["invader"].line])
+        session.play_turn({"defender": Answer(defender), "invader": Answer(invader)})
+    return sent
+
+
+def reference_pass(driver: Path, reference: Path) -> float:
+    """Seconds of one reference run (node and the reference's game loop with its AIs in-process)."""
+    out = subprocess.run([str(driver / "run"), str(reference), "--reps", "1"], capture_output=True, text=True,
+                         check=True).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["turns"] == 12630, f"the reference played {result['turns']} turns, not 12,630"
+    return float(result["median_s"])
+
+
+def live_command(scratch: Path, name: str) -> list[str]:
+    return [sys.executable, "-m", "runner", "match", "--game", "invaders", "--quiet", "--output", str(scratch),
+            "--name", name, *map(str, SAMPLES)]
+
+
+def same_as_trace(log: Path, trace: Path) -> bool:
+    check = diff(log, trace)
+    # the trace has a turn-0 row that a match log does not: that is the only difference allowed
+    return check.data["differing_turns"] == 0 and check.data["turns_b"] == check.data["turns_a"] + 1
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def live(args: argparse.Namespace, lines: list[tuple[str, str]], result: dict[str, object]) -> None:
+    """Part 3: reference, td-runner and pipe floor in turns; part 4: the split of a turn."""
+    reference = args.reference
+    echo = ["node", str(args.driver_dir / "echo.js")]
+    times: dict[str, list[float]] = {"reference": [], "td-runner": [], "floor": []}
+    with tempfile.TemporaryDirectory() as folder:
+        scratch = Path(folder)
+        requests = scratch / "requests.jsonl"
+        requests.write_text("".join(json.dumps(turn) + "\n" for turn in request_lines(lines, DELTA)))
+        for index in range(args.pairs):
+            if reference is not None:
+                times["reference"].append(reference_pass(args.driver_dir, reference))
+            times["td-runner"].append(timed_command(live_command(scratch, f"live{index}"), ROOT))
+            times["floor"].append(pipe_floor(requests, [echo, echo])["wall_s"])
+        load = os.getloadavg()[0]
+        identical = same_as_trace(scratch / "live0", args.trace)
+        split = split_match("invaders", SAMPLES, scratch / "split")
+        split_identical = same_as_trace(scratch / "split", args.trace)
+    td, floor = median(times["td-runner"]), median(times["floor"])
+    shown = {name: ", ".join(f"{t:.2f}" for t in values) for name, values in times.items()}
+    print(f"live, {args.pairs} interleaved rounds (seconds; load average {load:.1f}):")
+    if reference is not None:
+        ref = median(times["reference"])
+        print(f"  reference driver, AIs in-process:   median {ref:6.2f} s  ({shown['reference']})")
+    print(f"  td-runner match, koth-js bots:      median {td:6.2f} s  ({shown['td-runner']}); log "
+          f"{'identical to' if identical else 'DIFFERS from'} the reference trace")
+    print(f"  pipe floor, echo.js x2, same lines: median {floor:6.2f} s  ({shown['floor']})")
+    if reference is not None:
+        print(f"  reference/td-runner: {ref / td:.2f} (target >= 0.33, aim 0.5)")
+        result.update(reference_s=round(ref, 3), reference_over_td=round(ref / td, 3))
+    print(f"  td-runner/floor:     {td / floor:.2f} (target <= 1.5)")
+    turns = split["turns"]
+    parts = split["per_turn_us"]
+    print(f"td-runner's turn, in this process ({turns} turns, loop {split['loop_s']:.2f} s; log "
+          f"{'identical' if split_identical else 'DIFFERENT'}): " + ", ".join(f"{k} {v:.1f} us" for k, v in parts.items()))
+    result.update(td_runner_s=round(td, 3), floor_s=round(floor, 3), td_over_floor=round(td / floor, 3),
+                  live_identical=identical and split_identical, split_us=parts, runs=times)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reference", type=Path, help="the reference's tower-defense.js (fetched outside the repo)")
+    parser.add_argument("--driver-dir", type=Path, default=DRIVER_DIR, help=f"the koth-reference driver (default {DRIVER_DIR})")
+    parser.add_argument("--pairs", type=int, default=3, help="interleaved live rounds (default 3; 0 skips the live part)")
     parser.add_argument("--repeat", type=int, default=7, help="timed engine and session passes (default 7)")
-    parser.add_argument("--live", type=int, default=3, help="live matches (default 3; 0 skips them)")
     parser.add_argument("--trace", type=Path, default=TRACE)
     parser.add_argument("--json", action="store_true", help="also print a JSON summary as the last line")
     args = parser.parse_args()
+    if args.reference is not None and not args.reference.is_file():
+        parser.error(f"--reference {args.reference}: no such file")
     answers = load_answers(args.trace)
     lines = [(json.dumps(invader), json.dumps(defender)) for invader, defender in answers]
     turns = len(answers)
@@ -97,30 +187,20 @@ def main() -> int:
           f"on {os.cpu_count()} cores")
     result: dict[str, object] = {"turns": turns}
     for label, key, run, data in (("engine only (rules)", "engine", engine_pass, answers),
-                                  ("session (requests, log lines)", "session", session_pass, lines)):
+                                  ("session, default request", "session", session_pass, lines),
+                                  ("session, delta request", "session_delta",
+                                   lambda data: session_pass(data, DELTA), lines)):
         passes = [run(data) for _ in range(args.repeat)]
         wall = statistics.median(turns / seconds for seconds, _ in passes)
         cpu = statistics.median(turns / cpu for _, cpu in passes)
         # on a loaded machine the wall figure falls with the load; the CPU-time figure much less
         print(f"{label + ':':31} {wall:9.0f} turns/s wall, {cpu:9.0f} turns/s of CPU time")
         result.update({f"{key}_turns_per_s": round(wall), f"{key}_turns_per_cpu_s": round(cpu)})
-    if args.live:
+    if args.pairs:
         if shutil.which("node") is None:
-            print("live match: skipped (node is not installed)")
+            print("live: skipped (node is not installed)")
         else:
-            with tempfile.TemporaryDirectory() as scratch:
-                runs = [live_pass(Path(scratch), f"live{i}") for i in range(args.live)]
-                load = os.getloadavg()[0]
-                check = diff(Path(scratch) / "live0", args.trace)
-            walls = [wall for wall, _ in runs]
-            loops = [loop for _, loop in runs]
-            # the trace has a turn-0 row that a match log does not: that is the only difference allowed
-            same = check.data["differing_turns"] == 0 and check.data["turns_b"] == check.data["turns_a"] + 1
-            print(f"live koth-js match (turret vs army), {args.live} runs: median wall {statistics.median(walls):.2f} s "
-                  f"(min {min(walls):.2f}, max {max(walls):.2f}); match loop {statistics.median(loops):.2f} s; "
-                  f"log {'identical to' if same else 'DIFFERS from'} the reference trace; load average {load:.1f}")
-            result.update(live_wall_s=round(statistics.median(walls), 2), live_loop_s=round(statistics.median(loops), 2),
-                          live_identical=same)
+            live(args, lines, result)
     if args.json:
         print(json.dumps(result))
     return 0

@@ -19,7 +19,7 @@ import attrs
 from runner.bots.definition import BotDefinition
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnOutcome, TurnStatus
-from runner.bots.persistent import STARTUP_MS, PersistentBot
+from runner.bots.persistent import STARTUP_MS, PersistentBot, collect_all
 from runner.bots.process import run_turn
 from runner.games.interface import (
     Answer,
@@ -27,15 +27,18 @@ from runner.games.interface import (
     Fault,
     FolderLog,
     Game,
+    JsonlLog,
     Outcome,
     Session,
     TimeBudget,
     TurnReport,
 )
+from runner.matchlog.bot_output import BotOutputLog, output_path
 from runner.matchlog.writer import MatchLogWriter
 
 INTERRUPTED = "interrupted"
 MATCH_JSON = "match.json"
+LAST_OUTPUT_CHARS = 4096
 
 _FAULTS = {
     TurnStatus.TIMEOUT: Fault.TIMEOUT,
@@ -88,9 +91,12 @@ class PlayerTally:
     events: list[dict[str, Any]] = attrs.field(factory=list)
     answer_seconds: list[float] = attrs.field(factory=list)  # every answer's time, for mean/p99/max
     block: list[float] = attrs.field(factory=list)  # answer times of the current budget block
+    last_output: str = ""  # the end of the latest non-empty bot output (a start-up crash's traceback)
 
     def record_turn(self, round_number: int, outcome: TurnOutcome) -> None:
         self.turns += 1
+        if outcome.output:
+            self.last_output = outcome.output[-LAST_OUTPUT_CHARS:]
         self.bot_seconds += outcome.seconds
         self.answer_seconds.append(outcome.seconds)
         if outcome.status is TurnStatus.TIMEOUT:
@@ -257,6 +263,9 @@ class MatchRunner:
             for p in settings.players
             if p.bot is not None and uses_persistent(game, p.bot)
         }
+        for seat, bot in self.persistent.items():
+            if bot.bot.request is not None:  # checked against game.request_formats by runner/play.py
+                session.use_request_format(seat, bot.bot.request)  # type: ignore[attr-defined]
         bot_dirs = [p.bot.bot_dir for p in settings.players if p.bot]
         # one folder for two seats (self-play): their files would collide, so take turns like the official runner
         self.sequential = len(bot_dirs) != len(set(bot_dirs))
@@ -265,6 +274,12 @@ class MatchRunner:
         # disk's latency (many small files a turn) stays off the turn loop
         self.log_writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="log")
         self.log_writes: list[concurrent.futures.Future[None]] = []
+        # a log.jsonl game: its lines are encoded and written after the next turn's requests are sent, while
+        # the bots think (no log thread: its GIL hand-offs cost more than the writes), and the bots' output
+        # is gathered per seat and written at the end (runner/matchlog/bot_output.py)
+        self.deferred_lines: list[tuple[str, Mapping[str, Any]]] = []
+        self.bot_output = (BotOutputLog(tuple(self.players), settings.limits.output_cap_bytes)
+                           if isinstance(game.log, JsonlLog) else None)
         self.turns_played = 0  # match.json's `rounds` (Tower Defence: the number of the final round folder)
         self.stopped_by: KeyboardInterrupt | None = None  # what interrupted the match, if anything
 
@@ -362,10 +377,13 @@ class MatchRunner:
                 requests[seat] = persistent.send(turn, inputs[seat].files, inputs[seat].line or "")
             else:
                 futures[seat] = self.pool.submit(self._turn_call(turn, seat, inputs[seat]))
+        self.write_deferred_lines()  # the previous turn's log line, while the bots think
         for seat in active:
             if self.players[seat].bot is None:
                 outcomes[seat] = self.ask_human(self.players[seat], view)
-        outcomes.update((seat, self.persistent[seat].collect(request)) for seat, request in requests.items())
+        if requests:
+            answered = collect_all((self.persistent[seat], request) for seat, request in requests.items())
+            outcomes.update(zip(requests, answered))
         outcomes.update((seat, future.result()) for seat, future in futures.items())
         return {seat: outcomes[seat] for seat in active}
 
@@ -397,9 +415,12 @@ class MatchRunner:
         """Hand one turn to the log thread: a turn folder (FolderLog) or a log.jsonl line (JsonlLog)."""
         log = self.game.log
         if not isinstance(log, FolderLog):
+            if self.bot_output is not None and outcomes:
+                for seat, outcome in outcomes.items():
+                    if outcome.output or outcome.events:
+                        self.bot_output.add_turn(turn, seat, outcome)
             if report is not None and report.record is not None:
-                # encoded on the log thread: json.dumps of a record is ~60 us the turn loop need not wait for
-                self._submit(self._append_record, log.file_name, report.record)
+                self.deferred_lines.append((log.file_name, report.record))  # written by write_deferred_lines
             return
         seat_files = {}
         for seat, inputs in files.items():
@@ -413,8 +434,12 @@ class MatchRunner:
         turn_files = {**(report.log_files if report else {}), **(final_files or {})}
         self._submit(self.writer.write_round, log.turn_folder.format(turn=turn), seat_files, turn_files)
 
-    def _append_record(self, name: str, record: Mapping[str, Any]) -> None:
-        self.writer.append_line(name, json.dumps(record, separators=(",", ":")) + "\n")
+    def write_deferred_lines(self) -> None:
+        """Encode and append the log lines of the turns played so far (json.dumps of a record is tens of us:
+        the match loop calls this after sending the next requests, so it overlaps the bots' thinking)."""
+        lines, self.deferred_lines = self.deferred_lines, []
+        for name, record in lines:
+            self.writer.append_line(name, json.dumps(record, separators=(",", ":")) + "\n")
 
     def _submit(self, function: Callable[..., None], *arguments: Any) -> None:
         self.log_writes.append(self.log_writer.submit(function, *arguments))
@@ -432,10 +457,25 @@ class MatchRunner:
 
     def finish_log_writes(self) -> None:
         try:
+            self.write_deferred_lines()
+            self._write_bot_output()
             self._raise_write_errors(wait=True)
         finally:
             self.log_writer.shutdown(wait=True)
             self.writer.close()
+
+    def _write_bot_output(self) -> None:
+        if self.bot_output is None or not isinstance(self.game.log, JsonlLog):
+            return
+        for name, text in self.bot_output.files().items():
+            self.writer.write_text(f"{self.game.log.output_folder}/{name}", text)
+
+    def bot_output_file(self, seat: str, turn: int) -> Path:
+        """The file holding `seat`'s output of `turn` in this match's log."""
+        log, folder = self.game.log, self.settings.folder
+        if isinstance(log, FolderLog):
+            return folder / log.turn_folder.format(turn=turn) / self.players[seat].name / log.output
+        return output_path(folder, log.output_folder, seat)
 
     def write_final_turn(self) -> None:
         """A folder log's last folder: the final state for each seat (no bots run), then the end-of-game files."""

@@ -21,7 +21,7 @@ from runner.errors import UserError
 from runner.games import get_game
 from runner.games.interface import BotMode, Game
 from runner.interrupts import sigterm_as_interrupt
-from runner.match import ConsoleInput, MatchObserver, MatchRunner, MatchSettings, MatchSummary, Player
+from runner.match import ConsoleInput, MatchObserver, MatchRunner, MatchSettings, MatchSummary, Player, uses_persistent
 
 CONSOLE_PLAYER = "console"
 _NUMBERS = {2: "two", 3: "three", 4: "four"}
@@ -56,6 +56,10 @@ def load_player(game: Game, seat: str, folder: str | Path, languages: Mapping[st
     bot = load_bot(Path(folder), {**game.languages, **(languages or {})})
     if bot.persistent and BotMode.PERSISTENT not in game.bot_modes:
         raise UserError(f"{bot.player_dir / 'bot.json'}: persistent is true, but {game.name} bots run once per turn")
+    if bot.request is not None and (bot.request not in game.request_formats or not uses_persistent(game, bot)):
+        offered = ", ".join(game.request_formats) or "none"
+        raise UserError(f"{bot.player_dir / 'bot.json'}: request {bot.request!r} is not a request format of "
+                        f"{game.name}'s persistent bots (formats: {offered})")
     return Player(seat, f"{seat} - {bot.nick_name}", bot)
 
 

@@ -45,6 +45,7 @@ class BotDefinition:
     core_count: int | None = None
     persistent: bool = False  # bot.json "persistent": one process for the whole match (td-runner extension)
     entry: str | None = None  # bot.json "entry" (koth-js bots)
+    request: str | None = None  # bot.json "request": a persistent bot's opt-in request format (`Game.request_formats`)
 
 
 def load_bot(player_dir: Path, languages: Mapping[str, Sequence[str]] | None = None) -> BotDefinition:
@@ -161,6 +162,7 @@ def _examine(
         core_count=cores,
         persistent=data.get("persistent", False),
         entry=entry,
+        request=data.get("request"),
     ), []
 
 

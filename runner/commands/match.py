@@ -10,6 +10,7 @@ import argparse
 import datetime
 import sys
 from pathlib import Path
+from typing import TextIO
 
 import attrs
 
@@ -20,7 +21,7 @@ from runner.errors import ExitCode, UserError
 from runner.games import DEFAULT_GAME, GAMES, get_game
 from runner.games.interface import Game
 from runner.interrupts import Terminated, sigterm_as_interrupt
-from runner.match import MatchSummary
+from runner.match import MatchRunner, MatchSummary, Player
 from runner.play import plan_match, start_match
 from runner.terminal import MatchDisplay
 
@@ -178,10 +179,7 @@ def run(args: argparse.Namespace, streams) -> int:
         summary: MatchSummary = runner.run()
     display.show_result(summary)
     for player in summary.failing_players:
-        tally = summary.tallies[player.seat]
-        last = tally.events[-1]["event"] if tally.events else "no answer"
-        print(f"warning: {player.name} never answered in {tally.turns} turns (last: {last}); "
-              f"see {player.seat}'s bot output in {folder}", file=streams.err)
+        _warn_failing(runner, summary, player, streams.err)
     if summary.interrupted:
         terminated = isinstance(runner.stopped_by, Terminated)
         print(f"{'terminated' if terminated else 'interrupted'}: the log of the {_rounds(summary.rounds)} played "
@@ -194,6 +192,25 @@ def run(args: argparse.Namespace, streams) -> int:
         if not args.quiet:
             print(f"replay: {written} ({size / 1e6:.2f} MB)", file=streams.out)
     return ExitCode.OK
+
+
+#: Lines of a failing bot's last output that its warning shows (a traceback's last lines say why).
+WARNING_LINES = 5
+
+
+def _warn_failing(runner: MatchRunner, summary: MatchSummary, player: Player, err: TextIO) -> None:
+    """A bot that never answered: what happened last, its last output lines, and the file holding the rest."""
+    tally = summary.tallies[player.seat]
+    last = tally.events[-1] if tally.events else None
+    path = runner.bot_output_file(player.seat, last["round"] if last else summary.rounds)
+    where = path if path.is_file() else summary.folder
+    print(f"warning: {player.name} never answered in {tally.turns} turns (last: "
+          f"{last['event'] if last else 'no answer'}); see its bot output in {where}", file=err)
+    lines = [line for line in tally.last_output.splitlines() if line.strip()][-WARNING_LINES:]
+    if lines:
+        print("  its last output:", file=err)
+        for line in lines:
+            print(f"    {line}", file=err)
 
 
 def _folders(args: argparse.Namespace, runner_config: RunnerConfig) -> tuple[list, list[str] | None]:

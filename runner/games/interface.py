@@ -273,6 +273,7 @@ class JsonlLog:
     tens of thousands of turns, where a folder per turn would mean hundreds of thousands of files."""
 
     file_name: str = "log.jsonl"
+    output_folder: str = "bot-output"  # `<output_folder>/<seat>.txt`: each seat's bot output for the match
 
 
 @attrs.frozen
@@ -318,6 +319,9 @@ class Game(Protocol):
     console_prompt: str | None  # the prompt of a human player at the terminal; None: no console players
     languages: Mapping[str, tuple[str, ...]]  # botLanguage -> launch argv template the game adds (koth-js)
     tools: tuple[Tool, ...]  # the game's own subcommands (`td-runner warzone-map`)
+    #: lean request lines a persistent bot may ask for with bot.json "request": name -> what it sends; a game
+    #: that offers any gives its sessions `use_request_format(seat, name)`, called before the first inputs()
+    request_formats: Mapping[str, str]
     time_budget: TimeBudget | None  # a mean answer time limit over blocks of turns, besides timeout_ms
     #: a persistent bot answers each request with exactly one stdout line, in order, and the lines carry no
     #: turn number (Invaders): after a time-out the core drops the late line instead of taking it as the next
@@ -381,6 +385,7 @@ class GameDefaults:
     end_reasons: Mapping[str, str] = {}
     console_prompt: str | None = None
     languages: Mapping[str, tuple[str, ...]] = {}
+    request_formats: Mapping[str, str] = {}
     tools: tuple[Tool, ...] = ()
     time_budget: TimeBudget | None = None
     answers_in_order: bool = False

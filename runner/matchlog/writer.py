@@ -19,6 +19,7 @@ def write_atomically(path: Path, content: str | bytes) -> None:
     """Write UTF-8 text (exact line ends) or bytes; readers never see a half-written file."""
     temporary = path.with_name(f".{path.name}.tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # bot-output/<seat>.txt
         if isinstance(content, bytes):
             temporary.write_bytes(content)
         else:

@@ -20,6 +20,7 @@ from runner.games.invaders.config import (
     parse_config_json,
     render_config_json,
 )
+from runner.games.invaders.protocol.lines import DELTA
 from runner.games.invaders.session import SEATS, InvadersSession
 
 from pathlib import Path
@@ -67,6 +68,9 @@ class InvadersGame(GameDefaults):
     }
     # spec 18: an AI written for the reference page runs unchanged inside the host this game ships
     languages: Mapping[str, tuple[str, ...]] = {"koth-js": ("node", str(KOTH_HOST), "{file}", "{entry}")}
+    # a persistent bot may ask for the lean request (bot.json "request": "delta"); the koth-js host reads both
+    request_formats: Mapping[str, str] = {DELTA: "the state's scalars, the invaders flat, and only the towers that "
+                                                 "changed since the previous request (README: The delta request)"}
     console_prompt = None  # decision: no console players (a human cannot answer tens of thousands of turns)
 
     def seats(self, player_count: int) -> tuple[str, ...]:

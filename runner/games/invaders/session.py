@@ -12,6 +12,7 @@ from typing import Any
 from runner.games.interface import Answer, Outcome, TurnInput, TurnReport
 from runner.games.invaders.config import DISQUALIFY, InvadersConfig
 from runner.games.invaders.protocol import parse_answer, render_board, render_request, render_state_json
+from runner.games.invaders.protocol.lines import DELTA, SentTowers, render_delta, render_delta_request
 from runner.games.invaders.rules import (
     APPLIED,
     NO_ACTION,
@@ -59,6 +60,17 @@ class InvadersSession:
         self._penalty = start_turn(self.state)  # turn 1, phases A-G: what the bots decide on
         self._outcome: Outcome | None = None
         self._score = 0
+        self._delta_seats: tuple[str, ...] = ()  # seats sent the delta request (protocol/lines.py)
+        self._sent_towers = SentTowers()  # the towers as of the last delta
+        self._delta: tuple[int, str] | None = None  # (turn, body) of the last delta rendered
+
+    def use_request_format(self, seat: str, name: str) -> None:
+        """Send `seat` the `name` request (`InvadersGame.request_formats`); before the first `inputs()`."""
+        if name != DELTA or seat not in SEATS:
+            raise ValueError(f"invaders has no request format {name!r} for seat {seat!r}")
+        if self._delta is not None:  # a delta builds on every earlier one: the seat must get them all
+            raise ValueError("request formats are chosen before the first request")
+        self._delta_seats = tuple(sorted({*self._delta_seats, seat}))
 
     @property
     def turn(self) -> int:
@@ -68,8 +80,16 @@ class InvadersSession:
         return () if self._outcome else SEATS
 
     def inputs(self) -> dict[str, TurnInput]:
-        state_json = render_state_json(self.state)  # spec 4 H: both sides see the same state
-        return {seat: TurnInput(line=render_request(self.state.turn, seat, state_json)) for seat in SEATS}
+        turn = self.state.turn
+        lines = {}
+        if len(self._delta_seats) < len(SEATS):
+            state_json = render_state_json(self.state)  # spec 4 H: both sides see the same state
+            lines = {seat: render_request(turn, seat, state_json) for seat in SEATS if seat not in self._delta_seats}
+        if self._delta_seats:
+            if self._delta is None or self._delta[0] != turn:  # once per turn: it moves `_sent_towers` on
+                self._delta = (turn, render_delta(self.state, self._sent_towers))
+            lines.update((seat, render_delta_request(turn, seat, self._delta[1])) for seat in self._delta_seats)
+        return {seat: TurnInput(line=lines[seat]) for seat in SEATS}
 
     def play_turn(self, answers: Mapping[str, Answer]) -> TurnReport:
         """Complete the current turn with both answers (spec 4 I-K), then start the next one."""

@@ -9,6 +9,10 @@
 // plain state object as its argument and as `this` (spec 7), and one stdout line answers with the JSON of
 // its result (undefined -> null). The AI keeps its closure state between turns, as in the reference.
 // An exception in the AI answers a line that is not JSON, so the runner records a fault for that turn.
+//
+// A request may also come in the delta form (bot.json "request": "delta", runner/games/invaders/protocol/
+// lines.py): the host rebuilds from it the very state object the full request would parse to, fresh each
+// turn, so the AI cannot tell the two apart.
 'use strict';
 
 const fs = require('fs');
@@ -61,9 +65,33 @@ function loadAI(botFile, entry) {
   return ai;
 }
 
-function answerOf(ai, request) {
+const SLOTS = 100;
+
+// A delta request -> the spec 7 state, keys in the order of the full request; keeps the towers between calls.
+function deltaDecoder() {
+  const towers = new Array(SLOTS).fill(null); // [pos, level, power, range, cooldown, type] as last sent
+  return (request) => {
+    for (const change of request.tw) towers[change[0]] = change.length > 1 ? change : null;
+    const d = request.delta;
+    const iv = request.iv;
+    const invaderSlots = new Array(SLOTS).fill(null);
+    for (let k = 0; k < iv.length; k += 6) {
+      invaderSlots[iv[k]] = {
+        pos: iv[k], hp: iv[k + 1], maxhp: iv[k + 2], defense: iv[k + 3], stunRes: iv[k + 4], stunTime: iv[k + 5],
+      };
+    }
+    const towerSlots = towers.map((t) => (t === null ? null
+      : { level: t[1], pos: t[0], power: t[2], range: t[3], cooldown: t[4], type: t[5] }));
+    return {
+      turnNumber: d[0], invaderGold: d[1], invaderIncome: d[2], invaderBoostMax: d[3], invaderHPMultiplier: d[4],
+      turnsSinceLastSpawn: d[5], defenderGold: d[6], defenderLife: d[7], invaderSlots, towerSlots,
+    };
+  };
+}
+
+function answerOf(ai, request, decode) {
   try {
-    const game = request.state;
+    const game = request.delta === undefined ? request.state : decode(request);
     const text = JSON.stringify(ai.call(game, game));
     return text === undefined ? 'null' : text;
   } catch (error) {
@@ -79,6 +107,7 @@ function main(argv) {
     console[level] = (...args) => process.stderr.write(util.format(...args) + '\n');
   }
   const ai = loadAI(argv[0], argv[1]);
+  const decode = deltaDecoder();
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   lines.on('line', (line) => {
     let request;
@@ -88,8 +117,9 @@ function main(argv) {
       process.stdout.write(`!bad request: ${error.message}\n`);
       return;
     }
-    process.stdout.write(answerOf(ai, request) + '\n');
+    process.stdout.write(answerOf(ai, request, decode) + '\n');
   });
 }
 
-main(process.argv.slice(2));
+if (require.main === module) main(process.argv.slice(2));
+module.exports = { deltaDecoder };
