@@ -152,6 +152,7 @@ def _run(args: argparse.Namespace, streams) -> int:
     with contextlib.ExitStack() as stack:
         db = connect(folder, create=True)
         stack.callback(db.close)
+        stack.enter_context(_only_runner(folder))
         settings = claim_checked(db, given, folder, existed)
         rules = prepare_rules(settings)
         if not Path(settings.submissions).is_dir():
@@ -214,9 +215,28 @@ def claim_checked(db: sqlite3.Connection, given: dict[str, Any], folder: Path, e
     except UserError:
         if not existed:
             db.close()
-            for name in ("league.sqlite", "league.sqlite-wal", "league.sqlite-shm"):
+            for name in ("league.sqlite", "league.sqlite-wal", "league.sqlite-shm", "league.lock"):
                 (folder / name).unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # made by this call: a typo leaves no trace
         raise
+
+
+@contextlib.contextmanager
+def _only_runner(folder: Path):  # type: ignore[no-untyped-def]
+    """One `league run` per folder (the database has one writer): a second one is one error line."""
+    import fcntl
+
+    handle = open(folder / "league.lock", "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise UserError(f"{folder}: another `td-runner league run` is playing this league (stop it first)") from None
+    try:
+        yield
+    finally:
+        handle.close()
 
 
 @contextlib.contextmanager

@@ -123,7 +123,7 @@ def test_settings_are_fixed_and_bad_input_is_one_line(tmp_path: Path) -> None:
     code, _, err = run_cli("league", "run", league, "--submissions", tmp_path / "nowhere")
     assert code == 2 and "no such folder" in err
     code, _, err = run_cli("league", "run", league, "--submissions", subs, "--timeout-ms", "0")
-    assert code == 2 and "--timeout-ms" in err and not (league / "league.sqlite").exists()
+    assert code == 2 and "--timeout-ms" in err and not league.exists()
     assert run_cli("league", "run", league, "--submissions", subs, "--max-matches", "1", *TD)[0] == 0
     code, _, err = run_cli("league", "run", league, "--game", "lanes", "--max-matches", "1")
     assert code == 2 and "game is 'tower-defence', not 'lanes'" in err and err.count("\n") == 1
@@ -131,6 +131,12 @@ def test_settings_are_fixed_and_bad_input_is_one_line(tmp_path: Path) -> None:
     assert code == 2 and "options" in err
     code, out, err = run_cli("league", "run", league, "--max-matches", "1", *TD)  # the same options: continues
     assert code == 0, err
+    import fcntl
+
+    with open(league / "league.lock", "a+") as held:  # as a running `league run` holds it
+        fcntl.flock(held, fcntl.LOCK_EX)
+        code, _, err = run_cli("league", "run", league, "--max-matches", "1")
+    assert code == 2 and "another `td-runner league run`" in err
     code, _, err = run_cli("league", "status", tmp_path / "nothing")
     assert code == 2 and "not a league folder" in err
     code, _, err = run_cli("league", "run", league, "--serve", "localhost:http")
