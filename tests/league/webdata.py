@@ -164,7 +164,7 @@ def big_league(folder: Path, players: int = 40, matches: int = 10_000, seed: int
 #: Every element the page templates use; anything else in a page came from data that was not escaped.
 TEMPLATE_TAGS = {"html", "head", "meta", "title", "style", "body", "nav", "b", "a", "span", "h1", "h2", "h3", "p",
                  "table", "thead", "tbody", "tr", "th", "td", "details", "summary", "pre", "code", "svg", "path",
-                 "line", "text", "circle", "script"}
+                 "line", "text", "circle", "script", "form", "label", "input", "button"}
 
 
 class ParsedPage(HTMLParser):
