@@ -60,7 +60,16 @@ def load_player(game: Game, seat: str, folder: str | Path, languages: Mapping[st
         offered = ", ".join(game.request_formats) or "none"
         raise UserError(f"{bot.player_dir / 'bot.json'}: request {bot.request!r} is not a request format of "
                         f"{game.name}'s persistent bots (formats: {offered})")
-    return Player(seat, f"{seat} - {bot.nick_name}", bot)
+    return Player(seat, f"{seat} - {folder_name(bot.nick_name)}", bot)
+
+
+def folder_name(nick: str) -> str:
+    """A nickName as part of a log folder's name: '/' and NUL (which no file name may hold) become '_', and
+    a name too long for the file system is cut (200 bytes of UTF-8). The official layout names each player's
+    folder `<seat> - <nickName>`; a nickName such as `A/B` used to make every match fail to write its log."""
+    name = nick.replace("/", "_").replace("\0", "_")
+    encoded = name.encode("utf-8")
+    return name if len(encoded) <= 200 else encoded[:200].decode("utf-8", errors="ignore")
 
 
 def plan_match(

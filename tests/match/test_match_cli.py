@@ -299,3 +299,18 @@ def test_a_bot_that_crashes_every_round_is_named_in_the_result_and_on_stderr(tmp
     assert code == 0
     assert "never answered: A - CrasherBot" in out.splitlines()[-1]
     assert err.startswith("warning: A - CrasherBot never answered in 3 turns (last: exit code ")
+
+
+def test_a_nickname_with_a_slash_plays_and_verifies(tmp_path: Path) -> None:
+    """A bot.json nickName such as `A/B` is a valid string but no file name: the log folder spells it `A_B`."""
+    repo = Path(__file__).resolve().parents[2]
+    bot = tmp_path / "slash"
+    shutil.copytree(repo / "starter-bots" / "python3", bot)
+    data = json.loads((bot / "bot.json").read_text())
+    data["nickName"] = "A/B"
+    (bot / "bot.json").write_text(json.dumps(data))
+    out = tmp_path / "out"
+    assert main(["match", str(bot), str(repo / "starter-bots" / "reference"), "--max-rounds", "2",
+                 "--output", str(out), "--name", "m", "--quiet"], io.StringIO(), io.StringIO()) == 0
+    assert (out / "m" / "Round 001" / "A - A_B").is_dir()
+    assert main(["verify", str(out / "m")], io.StringIO(), io.StringIO()) == 0
