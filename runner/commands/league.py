@@ -193,7 +193,8 @@ def _run(args: argparse.Namespace, streams) -> int:
                 if league.in_flight:
                     pool.stop()
                 pool.close()
-        dropped = " (matches in flight dropped)" if stop.is_set() else ""
+                dropped_count = league.drop_in_flight()
+        dropped = f" ({dropped_count} match{'es' if dropped_count != 1 else ''} in flight dropped)" if dropped_count else ""
         steady = stats.steady_cpu_per_match
         cpu = f", league CPU {steady * 1000:.1f} ms per match" if steady is not None else ""
         print(f"stopped{dropped}: {stats.played} match{'es' if stats.played != 1 else ''} played in "

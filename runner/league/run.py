@@ -262,6 +262,14 @@ class League:
         if self.stats.cpu_at_first is None:
             self.stats.cpu_at_first = self.stats.cpu_at_last
 
+    def drop_in_flight(self) -> int:
+        """After the pool was stopped: forget the matches in flight and remove their partial logs."""
+        dropped = len(self.in_flight)
+        for flight in self.in_flight.values():
+            shutil.rmtree(flight.partial, ignore_errors=True)
+        self.in_flight.clear()
+        return dropped
+
     def close(self) -> None:
         self.db.close()
 

@@ -275,3 +275,28 @@ def test_player_remove_retires_and_keeps_the_folder(tmp_path: Path) -> None:
     assert code == 2 and "no player named 'nobody'" in err
     code, _, err = run_cli("league", "player", "add", league, "../evil")
     assert code == 2 and "player name" in err
+
+
+def test_sigterm_stops_the_league_cleanly(tmp_path: Path) -> None:
+    """SIGTERM (as Ctrl-C): the league stops within seconds, exit 0, matches in flight dropped whole."""
+    subs = tmp_path / "submissions"
+    for n in range(3):
+        write_bot(subs / f"slow{n}", f"Slow{n}", "import time\ntime.sleep(0.1)\n" + TD_BOT.format(row=n, col=n))
+    league = tmp_path / "league"
+    process = subprocess.Popen([sys.executable, "-m", "runner", "league", "run", str(league), "--submissions",
+                                str(subs), "--workers", "2", "--max-rounds", "30"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not list((league / "matches").glob(".*.partial")):
+            time.sleep(0.1)
+        time.sleep(0.5)
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "in flight dropped" in out and not err.strip()
+    assert not [p for p in (league / "matches").iterdir() if p.name.startswith(".")]  # no partial log left
+    check_consistent(league)
