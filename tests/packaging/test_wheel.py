@@ -98,7 +98,8 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float = 120) 
 
 def test_installed_wheel_plays_from_outside_the_repository(wheel: Path, tmp_path: Path) -> None:
     """Install into a fresh venv (no PYTHONPATH, so the work tree is out of reach) and play from a folder
-    outside the repository with copies of the starter bots; each log verifies."""
+    outside the repository with copies of the starter bots: Warzone on the default map (a shipped map), the
+    koth-js samples to the end (the node host); each log verifies."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     env = {key: value for key, value in os.environ.items()
@@ -118,6 +119,13 @@ def test_installed_wheel_plays_from_outside_the_repository(wheel: Path, tmp_path
 
     checked = _run([runner, "validate", "warzone-python3/bot.json"], play, env)  # the bot schema is found
     assert checked.returncode == 0 and "missing" not in checked.stdout, checked.stdout + checked.stderr
+
+    played = _run([runner, "match", "--game", "warzone", "--quiet", "--max-turns", "3", "--output", "out",
+                   "--name", "warzone", "warzone-python3", "warzone-reference"], play, env)
+    assert played.returncode == 0 and played.stderr == "", played.stdout + played.stderr
+    assert json.loads((play / "out" / "warzone" / "game-config.json").read_text())["map"] == "td-harbour"
+    verified = _run([runner, "verify", "out/warzone"], play, env)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
 
     if shutil.which("node") is not None:  # koth-js: the node host that ships inside the package
         played = _run([runner, "match", "--game", "invaders", "--quiet", "--output", "out", "--name", "koth",
