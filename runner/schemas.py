@@ -12,7 +12,6 @@ import difflib
 import functools
 import json
 import re
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
@@ -29,11 +28,11 @@ if TYPE_CHECKING:
 # importing them costs ~80 ms, which quick commands such as `td-runner verify` should not pay.
 
 def _schema_dir() -> Path:
-    """The repository's `schema/` next to the package (a clone or editable install), else the copy a
-    regular install puts under `<prefix>/share/td-runner/schema` (pyproject data-files)."""
-    beside = Path(__file__).resolve().parent.parent / "schema"
-    installed = Path(sys.prefix) / "share" / "td-runner" / "schema"
-    return beside if beside.is_dir() or not installed.is_dir() else installed
+    """The schemas inside the package (`runner/schema`: in a clone a symlink to the repository's `schema/`,
+    in an installed wheel real package data, so any install finds them: venv, --user, --target); else the
+    repository's `schema/` beside the package (a clone checked out without symlinks)."""
+    packaged = Path(__file__).resolve().parent / "schema"
+    return packaged.resolve() if packaged.is_dir() else packaged.parent.parent / "schema"
 
 
 #: Folder of the shipped schemas.

@@ -143,7 +143,7 @@ def test_render_gives_the_spectator_view() -> None:
     (lambda: parallel_env("tower-defense"), "did you mean 'tower-defence'"),
     (lambda: parallel_env("tower-defence", max_round=3), "no option 'max_round' .*did you mean 'max_rounds'"),
     (lambda: parallel_env("tower-defence", max_rounds=-1), "max_rounds=-1: '-1' is not 0 or more"),
-    (lambda: parallel_env("warzone"), "map"),
+    (lambda: parallel_env("warzone", map="nowhere.map"), "map nowhere.map: no such file, nor a shipped map"),
     (lambda: parallel_env("warzone", map=MAP, players=7), "warzone is played by 2, 3, 4, 5, 6 players, not 7"),
     (lambda: parallel_env("lanes", players=3), "lanes is played by 2 players"),
     (lambda: parallel_env("tower-defence", config=42), "config must be the path"),

@@ -45,7 +45,7 @@ def test_unknown_game_is_one_line_with_a_suggestion(tmp_path: Path) -> None:
 
 
 def test_each_game_shows_its_own_options_in_help(capsys: pytest.CaptureFixture) -> None:
-    for game, flag in (("warzone", "--map FILE"), ("invaders", "--faults"), ("lanes", "--max-turns N"),
+    for game, flag in (("warzone", "--map FILE|NAME"), ("invaders", "--faults"), ("lanes", "--max-turns N"),
                        ("tower-defence", "--max-rounds N")):
         with pytest.raises(SystemExit):
             cli("match", "--game", game, "--help")
@@ -58,10 +58,10 @@ def test_a_game_option_of_another_game_is_refused(tmp_path: Path) -> None:
     assert code == 2 and "unrecognized arguments: --map m.map" in err
 
 
-def test_warzone_without_a_map_and_wrong_player_counts_are_one_line(tmp_path: Path) -> None:
+def test_warzone_unknown_map_and_wrong_player_counts_are_one_line(tmp_path: Path) -> None:
     bot = str(REPO / "starter-bots" / "warzone" / "python3")
-    code, _, err = cli("match", "--game", "warzone", bot, bot, "--output", str(tmp_path))
-    assert code == 2 and err.startswith("error: ") and "--map" in err and len(err.splitlines()) == 1
+    code, _, err = cli("match", "--game", "warzone", bot, bot, "--map", "nowhere.map", "--output", str(tmp_path))
+    assert code == 2 and err.startswith("error: map nowhere.map: no such file") and len(err.splitlines()) == 1
     code, _, err = cli("match", "--game", "lanes", bot, "--output", str(tmp_path))
     assert code == 2 and err == "error: give two players (bot folders or 'console') for lanes, got 1\n"
     many = [bot] * 7

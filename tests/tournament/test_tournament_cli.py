@@ -182,7 +182,7 @@ def test_match_timeout_records_the_match_unfinished_once(td_bots: list[str], tmp
         (["tournament", "{0}", "{1}", "--game", "chess"], "unknown game 'chess'"),
         (["tournament", "{0}", "{1}", "--format", "gauntlet"], "needs --baseline"),
         (["tournament", "{0}", "{1}", "--baseline", "elsewhere", "--format", "gauntlet"], "not one of the bot"),
-        (["tournament", "{0}", "{1}", "--game", "warzone"], "map"),
+        (["tournament", "{0}", "{1}", "--game", "warzone", "--map", "nowhere.map"], "map nowhere.map: no such file"),
         (["tournament", "{0}", "{1}", "--max-rounds", "zero"], "max-rounds"),
         (["tournament", "{0}", "{1}", "--timeout-ms", "0"], "--timeout-ms must be positive"),
         (["tournament", "{0}", "{1}", "--workers", "0"], "--workers must be at least 1"),

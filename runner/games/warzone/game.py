@@ -12,7 +12,7 @@ from runner.games.interface import (
 )
 from runner.games.warzone import logs
 from runner.games.warzone.loading import LoadedConfig, load_config
-from runner.games.warzone.protocol.config import render_config
+from runner.games.warzone.protocol.config import DEFAULT_MAP, render_config
 from runner.games.warzone.rules.setup import check_setup
 from runner.games.warzone.session import ORDERS_CAP_BYTES, WarzoneSession
 from runner.games.warzone.tools import MAP_TOOL
@@ -40,8 +40,9 @@ class WarzoneGame(GameDefaults):
     timeout_ms = 2000
     log = FolderLog(turn_folder="Turn {turn:03d}", answer="orders.txt", output="BotOutput.txt")
     options = (
-        Option("--map", "map", "the .map file to play on (Domination or Conquest dialect); required",
-               metavar="FILE"),
+        Option("--map", "map", "the .map file to play on (Domination or Conquest dialect), or the name of a "
+               f"shipped map (`td-runner warzone-map --list`); default {DEFAULT_MAP}, or the config file's map",
+               metavar="FILE|NAME"),
         Option("--max-turns", "max_turns", "turn limit, 0 for none (default 100)", type=_non_negative_int, metavar="N"),
         Option("--map-validation", "map_validation", "how map problems are treated (default strict)",
                choices=("strict", "lenient")),

@@ -15,8 +15,35 @@ from runner.games.warzone.protocol.config import ConfigError, WarzoneConfig, par
 from runner.games.warzone.rules.board import WarMap
 from runner.games.warzone.rules.mapfile import MAX_BYTES, MapReading, parse_map
 
-#: The maps shipped with the package (spec appendix A).
+#: The maps shipped with the package: `--map NAME` plays `<NAME>.map` from here (`td-runner warzone-map --list`).
 MAPS_DIR = Path(__file__).resolve().parent / "maps"
+
+
+def shipped_maps() -> dict[str, Path]:
+    """Each shipped map's file by its name (the file's stem), sorted by name."""
+    return {path.stem: path for path in sorted(MAPS_DIR.glob("*.map"))}
+
+
+def shipped_map(given: str) -> Path | None:
+    """The shipped map `given` names (`td-harbour` or `td-harbour.map`; a path with a folder never does)."""
+    if "/" in given or "\\" in given:
+        return None
+    return shipped_maps().get(given.removesuffix(".map"))
+
+
+def locate_map(given: str) -> Path:
+    """The map file `given` names: a file by that path first, else the shipped map of that name; UserError
+    naming the shipped maps when a plain name is neither."""
+    path = Path(given)
+    if path.is_file():
+        return path
+    shipped = shipped_map(given)
+    if shipped is not None:
+        return shipped
+    if path.exists() or given != path.name:
+        return path  # not a plain name (a folder, a path with folders): read_map says why it cannot be read
+    raise UserError(f"map {given}: no such file, nor a shipped map's name ({', '.join(shipped_maps())}; "
+                    "`td-runner warzone-map --list` shows them)")
 
 
 @attrs.frozen
@@ -68,14 +95,15 @@ def load_config(config_file: Path | None, options: Mapping[str, Any]) -> LoadedC
             raise UserError(f"game config {config_file}: cannot read: {problem}") from None
         if not isinstance(data, dict):
             raise UserError(f"game config {config_file}: expected a JSON object")
-        if isinstance(data.get("map"), str):
-            data["map"] = str(config_file.parent / data["map"])
+        given = data.get("map")
+        if isinstance(given, str) and given and ((config_file.parent / given).is_file() or shipped_map(given) is None):
+            data["map"] = str(config_file.parent / given)  # a file beside the config; else a shipped map's name
     overrides = {key: options.get(key) for key in ("map", "max_turns", "map_validation")}
     try:
         config = parse_config(data, overrides)
     except ConfigError as problem:
         raise UserError(f"game config{' ' + str(config_file) if config_file else ''}: {problem}") from None
-    return load_map_for(config, Path(config.map))
+    return load_map_for(config, locate_map(config.map))
 
 
 def load_map_for(config: WarzoneConfig, map_path: Path, shown: str | None = None) -> LoadedConfig:

@@ -1,5 +1,6 @@
 """Warzone's own subcommand, `td-runner warzone-map`: write a seeded random valid map (spec 3), its territories
-at the coordinates of a force-directed layout seeded by the same seed (layout.py), so any map viewer can draw it."""
+at the coordinates of a force-directed layout seeded by the same seed (layout.py), or list the shipped maps
+(`--list`)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,10 @@ def seed(text: str) -> int:
 
 
 def add_map_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--territories", type=int, required=True, metavar="N", help="number of territories (2-5000)")
-    parser.add_argument("--continents", type=int, required=True, metavar="K", help="number of continents (1-N)")
+    parser.add_argument("--list", action="store_true",
+                        help="list the shipped maps (the names `match --map NAME` takes) instead of writing one")
+    parser.add_argument("--territories", type=int, metavar="N", help="number of territories (2-5000); required")
+    parser.add_argument("--continents", type=int, metavar="K", help="number of continents (1-N); required")
     parser.add_argument("--seed", type=seed, default=0, metavar="S",
                         help="generator seed, 0..2^64-1 (default 0): the same arguments give the same map")
     parser.add_argument("--dialect", choices=tuple(RENDERERS), default="domination",
@@ -51,6 +54,13 @@ def render_generated(territories: int, continents: int, seed: int, dialect: str,
 
 
 def run_map_tool(args: Any, streams: Any) -> int:
+    if args.list:
+        from runner.games.warzone.maplist import print_shipped_maps
+
+        print_shipped_maps(streams.out)
+        return ExitCode.OK
+    if args.territories is None or args.continents is None:
+        raise UserError("warzone-map: --territories N and --continents K are required (or --list)")
     name = args.name or (args.output.stem if args.output else
                          f"random-{args.territories}-{args.continents}-{args.seed}")
     text = render_generated(args.territories, args.continents, args.seed, args.dialect, name)
@@ -68,7 +78,7 @@ def run_map_tool(args: Any, streams: Any) -> int:
 
 MAP_TOOL = Tool(
     name="warzone-map",
-    help="write a random valid Warzone map (seeded; Domination or Conquest dialect)",
+    help="write a random valid Warzone map (seeded; Domination or Conquest dialect), or --list the shipped ones",
     add_arguments=add_map_arguments,
     run=run_map_tool,
 )

@@ -56,8 +56,9 @@ def test_match_verify_validate_replay(tmp_path: Path, bots: tuple[Path, Path]) -
 
 
 def test_user_errors_are_one_line(tmp_path: Path, bots: tuple[Path, Path]) -> None:
-    code, _, err = run_cli("match", "--game", "warzone", *map(str, bots), "--output", str(tmp_path))
-    assert code == 2 and "'map' is required" in err
+    code, _, err = run_cli("match", "--game", "warzone", *map(str, bots), "--map", "td-nowhere", "--output",
+                           str(tmp_path))
+    assert code == 2 and err.startswith("error: map td-nowhere: no such file, nor a shipped map's name (")
     code, _, err = run_cli("match", "--game", "warzone", "--map", str(MAPS / "tiny-split.map"), *map(str, bots),
                            "--output", str(tmp_path))
     assert code == 2 and "tiny-split.map:7: E_CONTINENT_DISCONNECTED" in err

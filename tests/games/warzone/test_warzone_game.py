@@ -42,9 +42,10 @@ def test_static_facts() -> None:
     assert GAME.new_session(configured(max_turns=7), ("A", "B"), 1, {}).turn_limit == 7
 
 
-def test_configure_requires_a_map() -> None:
-    with pytest.raises(UserError, match="map"):
-        GAME.configure(None, {})
+def test_configure_without_a_map_plays_the_default_map() -> None:
+    assert GAME.configure(None, {}).warmap.name == "td-harbour"
+    with pytest.raises(UserError, match="map nowhere.map: no such file"):
+        GAME.configure(None, {"map": "nowhere.map"})
 
 
 def test_configure_bad_map_names_file_line_and_code(tmp_path: Path) -> None:

@@ -67,7 +67,7 @@ def test_generated_map_plays_through_validate(tmp_path: Path) -> None:
     (("--territories", "5", "--continents", "1", "--seed", "-1"), "invalid seed value: '-1'"),
     (("--territories", "5", "--continents", "1", "--dialect", "risk"), "invalid choice: 'risk'"),
     (("--territories", "many", "--continents", "1"), "invalid int value: 'many'"),
-    (("--continents", "1",), "the following arguments are required: --territories"),
+    (("--continents", "1",), "--territories N and --continents K are required (or --list)"),
 ])
 def test_bad_arguments_are_one_line(args: tuple[str, ...], words: str) -> None:
     code, out, err = run_cli("warzone-map", *args)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from warzone_helpers import DATA, MAPS, load_map
 
 from runner.games.interface import Absent, Answer
-from runner.games.warzone.protocol.config import KEYS, ConfigError, parse_config, render_config
+from runner.games.warzone.protocol.config import DEFAULT_MAP, KEYS, ConfigError, parse_config, render_config
 from runner.games.warzone.protocol.orders_text import index_names, parse_orders
 from runner.games.warzone.rules.orders import render_order
 from runner.games.warzone.rules.settings import Rules
@@ -152,7 +152,8 @@ def test_config_defaults_and_overrides() -> None:
 
 
 @pytest.mark.parametrize(("data", "words"), [
-    ({}, "'map' is required"), ({"map": "m", "max_turn": 3}, "did you mean 'max_turns'"),
+    ({"map": ""}, "map '' should be the path"), ({"map": 7}, "map 7 should be"),
+    ({"map": "m", "max_turn": 3}, "did you mean 'max_turns'"),
     ({"map": "m", "attack_kill_pct": 101}, "attack_kill_pct 101"), ({"map": "m", "max_turns": True}, "max_turns"),
     ({"map": "m", "move_order": "snake"}, "move_order"), ({"map": "m", "map_validation": "loose"}, "loose"),
     ({"map": "m", "blockade_multiplier": 0}, "blockade_multiplier"), ({"map": "m", "game": "lanes"}, "'game'"),
@@ -170,6 +171,8 @@ def test_config_schema_matches_the_code() -> None:
     for key, value in rendered.items():
         if key not in ("game", "map"):
             assert config_schema["properties"][key]["default"] == value, key
+    assert config_schema["properties"]["map"]["default"] == DEFAULT_MAP == parse_config({}).map
+    assert "required" not in config_schema
 
 
 def test_p4_statuses_and_partial_files() -> None:

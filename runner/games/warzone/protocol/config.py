@@ -16,6 +16,10 @@ from runner.games.warzone.rules.settings import MOVE_ORDERS, UNDEPLOYED, Rules
 
 VALIDATIONS = ("strict", "lenient")
 
+#: The map played when a config names none: a shipped map's name (runner/games/warzone/maps/), small (14
+#: territories, 4 continents) and drawn by hand with real coordinates, so its replays look right.
+DEFAULT_MAP = "td-harbour"
+
 
 class ConfigError(ValueError):
     """A config value the user must fix; the message names the key."""
@@ -23,9 +27,10 @@ class ConfigError(ValueError):
 
 @attrs.frozen
 class WarzoneConfig:
-    """A match's configuration: the map file as given, how strictly it is read, and the rules."""
+    """A match's configuration: the map as given (a file, or a shipped map's name), how strictly it is read,
+    and the rules."""
 
-    map: str
+    map: str = DEFAULT_MAP
     map_validation: str = "strict"
     rules: Rules = Rules()
 
@@ -79,8 +84,10 @@ def parse_config(data: Mapping[str, Any], overrides: Mapping[str, Any] | None = 
         if key not in KEYS:
             close = difflib.get_close_matches(key, KEYS, n=1)
             raise ConfigError(f"unknown key {key!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-    if not isinstance(merged.get("map"), str) or not merged["map"]:
-        raise ConfigError("'map' is required: the path of a .map file (--map FILE)")
+    merged.setdefault("map", DEFAULT_MAP)
+    if not isinstance(merged["map"], str) or not merged["map"]:
+        raise ConfigError(f"map {merged['map']!r} should be the path of a .map file or a shipped map's name "
+                          f"(default {DEFAULT_MAP!r})")
     validation = merged.get("map_validation", "strict")
     if validation not in VALIDATIONS:
         raise ConfigError(f"map_validation {validation!r} is not 'strict' or 'lenient'")
