@@ -191,5 +191,15 @@ def _check_match(path: Path, raw: bytes) -> list[Problem]:
 _CHECKERS: dict[str, Callable[[Path, bytes], list[Problem]]] = {
     RUNNER_CONFIG: _check_runner_config,
     MATCH: _check_match,
-    BOT: lambda path, raw: check_json(BOT, raw)[1],
+    BOT: lambda path, raw: _check_bot(raw),
 }
+
+
+def _check_bot(raw: bytes) -> list[Problem]:
+    """bot.json against its schema, whose language list is the common one: a language a game adds (Invaders'
+    koth-js) is not refused here, as `validate BOT_DIR` and `match` accept it."""
+    data, problems = check_json(BOT, raw)
+    language = data.get("botLanguage") if isinstance(data, dict) else None
+    if isinstance(language, str) and language in launch_languages():
+        problems = [problem for problem in problems if problem.where != "$.botLanguage"]
+    return problems

@@ -123,3 +123,14 @@ def test_runner_config_in_the_working_folder_adds_languages(tmp_path: Path, monk
     assert _run(folder)[0] == 1
     (tmp_path / "game-runner-config.json").write_text(json.dumps({"languages": {"pypy-td": [sys.executable, "{file}"]}}))
     assert _run(folder) == (0, "", "1 file valid\n")
+
+
+def test_a_bot_json_in_a_games_own_language_validates_as_a_file(tmp_path: Path) -> None:
+    """koth-js (Invaders' own language) is valid in a bot.json checked alone, as in its folder; cobol is not."""
+    source = REPO / "starter-bots" / "invaders" / "koth-turret" / "bot.json"
+    assert main(["validate", str(source)], io.StringIO(), io.StringIO()) == 0
+    data = json.loads(source.read_text()) | {"botLanguage": "cobol"}
+    (tmp_path / "bot.json").write_text(json.dumps(data))
+    out = io.StringIO()
+    assert main(["validate", str(tmp_path / "bot.json")], out, io.StringIO()) == 1
+    assert "$.botLanguage" in out.getvalue()
