@@ -103,9 +103,14 @@ def test_dask_scheduler_and_worker_processes(td_bots: list[str], tmp_path: Path,
     worker = None
     try:
         deadline = time.monotonic() + 60
-        while not scheduler_file.is_file() and time.monotonic() < deadline:
+        address = None
+        while address is None and time.monotonic() < deadline:  # the file may exist before it is written
             time.sleep(0.2)
-        address = json.loads(scheduler_file.read_text())["address"]
+            try:
+                address = json.loads(scheduler_file.read_text())["address"]
+            except (OSError, ValueError, KeyError):
+                pass
+        assert address, "the dask scheduler did not write its address within 60 s"
         worker = subprocess.Popen([dask, "worker", address, "--nthreads", "2", "--nworkers", "1",
                                    "--no-dashboard", "--host", "127.0.0.1"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
