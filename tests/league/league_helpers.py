@@ -3,10 +3,12 @@ packages)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import shutil
 import sqlite3
+import threading
 from pathlib import Path
 
 from runner.cli import main
@@ -83,3 +85,26 @@ def check_consistent(folder: Path) -> int:
         return len(matches)
     finally:
         db.close()
+
+
+@contextlib.contextmanager
+def running_league(folder: Path, given: dict, workers: int = 1, max_matches: int | None = None):
+    """A league playing in a thread of this process (`open_league`), its log lines collected; stopped, its
+    pool and database closed on leaving. Yields (league, lines, thread)."""
+    from runner.league.run import open_league
+    from runner.tournament.local import LocalPool
+
+    pool = LocalPool(workers)
+    lines: list[str] = []
+    league = open_league(folder, given, pool, lines.append)
+    stop = threading.Event()
+    thread = threading.Thread(target=league.run, args=(max_matches, stop))
+    thread.start()
+    try:
+        yield league, lines, thread
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+        pool.stop()
+        pool.close()
+        league.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from league_helpers import TD_BOT, check_consistent, database, run_cli, td_submissions, write_bot
+from league_helpers import TD_BOT, check_consistent, database, run_cli, running_league, td_submissions, write_bot
 
 pytest.importorskip("openskill", reason="leagues need openskill (td-runner[league])")
 
@@ -85,20 +85,9 @@ def test_new_version_plays_next_removed_retires_invalid_never_scheduled(tmp_path
 
 def test_a_changed_folder_is_seen_while_running(tmp_path: Path) -> None:
     """The watchdog path: a folder changed while the league runs becomes a version within a second or so."""
-    import threading
-
-    from runner.league.run import open_league
-    from runner.tournament.local import LocalPool
-
     subs = td_submissions(tmp_path, 2)
-    folder = tmp_path / "league"
-    pool = LocalPool(1)
-    lines: list[str] = []
-    league = open_league(folder, {"submissions": str(subs), "options": {"max_rounds": 2}}, pool, lines.append)
-    stop = threading.Event()
-    thread = threading.Thread(target=league.run, args=(None, stop))
-    thread.start()
-    try:
+    given = {"submissions": str(subs), "options": {"max_rounds": 2}}
+    with running_league(tmp_path / "league", given) as (league, lines, thread):
         deadline = time.monotonic() + 30
         while not any(line.startswith("match ") for line in lines) and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -106,12 +95,6 @@ def test_a_changed_folder_is_seen_while_running(tmp_path: Path) -> None:
         while not any("tiny2: version 1 plays" in line for line in lines) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert any("tiny2: version 1 plays" in line for line in lines), lines
-    finally:
-        stop.set()
-        thread.join(timeout=30)
-        pool.stop()
-        pool.close()
-        league.close()
 
 
 def test_settings_are_fixed_and_bad_input_is_one_line(tmp_path: Path) -> None:
@@ -175,22 +158,13 @@ def test_kill_9_then_run_again(tmp_path: Path) -> None:
 
 
 def test_a_worker_that_dies_costs_only_its_match_which_is_played_again(tmp_path: Path) -> None:
-    import threading
-
-    from runner.league.run import open_league
-    from runner.tournament.local import LocalPool
-
     subs = tmp_path / "submissions"
     for n in range(3):
         write_bot(subs / f"slow{n}", f"Slow{n}", "import time\ntime.sleep(0.1)\n" + TD_BOT.format(row=n, col=n))
     folder = tmp_path / "league"
-    pool = LocalPool(2)
-    lines: list[str] = []
-    league = open_league(folder, {"submissions": str(subs), "options": {"max_rounds": 8}}, pool, lines.append)
-    stop = threading.Event()
-    thread = threading.Thread(target=league.run, args=(5, stop))
-    thread.start()
-    try:
+    given = {"submissions": str(subs), "options": {"max_rounds": 8}}
+    with running_league(folder, given, workers=2, max_matches=5) as (league, lines, thread):
+        pool = league.pool
         deadline = time.monotonic() + 60
         while not pool._processes and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -198,22 +172,12 @@ def test_a_worker_that_dies_costs_only_its_match_which_is_played_again(tmp_path:
         pool._processes[0].kill()
         thread.join(timeout=120)
         assert not thread.is_alive()
-    finally:
-        stop.set()
-        pool.stop()
-        pool.close()
-        league.close()
     assert any("played again" in line for line in lines), lines
     assert league.stats.played == 5 and league.stats.failed == 0
     assert check_consistent(folder) == 5
 
 
 def test_builds_run_once_with_a_time_limit_and_a_failed_one_is_never_scheduled(tmp_path: Path) -> None:
-    import threading
-
-    from runner.league.run import open_league
-    from runner.tournament.local import LocalPool
-
     subs = td_submissions(tmp_path, 2)
     failing = write_bot(subs / "failing", "Failing", TD_BOT.format(row=1, col=3))
     (failing / "build.sh").write_text("echo compiling the failing bot\nexit 3\n")
@@ -222,13 +186,8 @@ def test_builds_run_once_with_a_time_limit_and_a_failed_one_is_never_scheduled(t
     built = write_bot(subs / "built", "Built", TD_BOT.format(row=3, col=3))
     (built / "build.sh").write_text("echo built > built.txt\necho build ok\n")
     folder = tmp_path / "league"
-    pool = LocalPool(1)
-    league = open_league(folder, {"submissions": str(subs), "options": {"max_rounds": 2}, "build_timeout_s": 1.0},
-                         pool, lambda line: None)
-    stop = threading.Event()
-    thread = threading.Thread(target=league.run, args=(None, stop))
-    thread.start()
-    try:
+    given = {"submissions": str(subs), "options": {"max_rounds": 2}, "build_timeout_s": 1.0}
+    with running_league(folder, given):
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             db = database(folder)
@@ -239,12 +198,6 @@ def test_builds_run_once_with_a_time_limit_and_a_failed_one_is_never_scheduled(t
             if {statuses.get(n) for n in ("failing", "slowbuild", "built")} <= {"build failed", "active"} and played >= 4:
                 break
             time.sleep(0.2)
-    finally:
-        stop.set()
-        thread.join(timeout=30)
-        pool.stop()
-        pool.close()
-        league.close()
     db = database(folder)
     rows = {row["name"]: row for row in db.execute(
         "SELECT p.name, v.* FROM versions v JOIN players p ON p.id = v.player_id")}
