@@ -253,3 +253,12 @@ def test_sigterm_stops_the_league_cleanly(tmp_path: Path) -> None:
     assert "in flight dropped" in out and not err.strip()
     assert not [p for p in (league / "matches").iterdir() if p.name.startswith(".")]  # no partial log left
     check_consistent(league)
+
+
+def test_serve_from_the_command_line(tmp_path: Path) -> None:
+    """`--serve 127.0.0.1:0` serves the pages while the league plays (a free port, said on stdout)."""
+    subs = td_submissions(tmp_path, 2)
+    code, out, err = run_cli("league", "run", tmp_path / "league", "--submissions", subs, "--serve", "127.0.0.1:0",
+                             "--max-matches", "1", *TD)
+    assert code == 0, err
+    assert "league pages: http://127.0.0.1:" in out
