@@ -287,3 +287,26 @@ def test_run_build_reports_a_program_that_cannot_start(tmp_path: Path) -> None:
     plan = BuildPlan(tmp_path, "custom", ((str(tmp_path / "no-such-compiler"),),), ())
     result = run_build(plan)
     assert not result.ok and result.problem == "`no-such-compiler` could not start: No such file or directory"
+
+
+def test_a_build_with_a_time_limit_and_in_the_sandbox(tmp_path: Path) -> None:
+    """run_build's time limit kills the whole build; in the sandbox a build writes its own folder only."""
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "build.sh").write_text("echo begin\nsleep 20 &\nsleep 20\n")
+    result = run_build(BuildPlan(slow, "build.sh", (("sh", "build.sh"),), ("sh",)), timeout_s=0.5)
+    assert not result.ok and "time limit of 0.5 s" in result.problem and "begin" in result.output
+    assert result.seconds < 10
+    if sandbox_unavailable():
+        pytest.skip(f"no sandbox here: {sandbox_unavailable()}")
+    boxed = tmp_path / "boxed"
+    boxed.mkdir()
+    beside = tmp_path / "beside.txt"  # under /tmp: the sandbox's private /tmp takes it, not the real one
+    elsewhere = Path(f"/var/tmp/td-runner-build-test-{os.getpid()}.txt")  # read-only in the sandbox
+    (boxed / "build.sh").write_text(f"echo in > built.txt\necho x > {beside}\n"
+                                    f"echo x > {elsewhere} || echo refused\necho home=$HOME\n")
+    result = run_build(BuildPlan(boxed, "build.sh", (("sh", "build.sh"),), ("sh",)), sandbox=True)
+    assert result.ok, result.output
+    assert (boxed / "built.txt").read_text() == "in\n"
+    assert not beside.exists() and not elsewhere.exists()
+    assert "refused" in result.output and "home=/tmp" in result.output
