@@ -280,6 +280,8 @@ class MatchRunner:
         self.deferred_lines: list[tuple[str, str | Mapping[str, Any]]] = []
         self.bot_output = (BotOutputLog(tuple(self.players), settings.limits.output_cap_bytes)
                            if isinstance(game.log, JsonlLog) else None)
+        self.folder_log = isinstance(game.log, FolderLog)
+        self.humans = frozenset(seat for seat, player in self.players.items() if player.bot is None)
         self.turns_played = 0  # match.json's `rounds` (Tower Defence: the number of the final round folder)
         self.stopped_by: KeyboardInterrupt | None = None  # what interrupted the match, if anything
 
@@ -347,13 +349,15 @@ class MatchRunner:
         for seat in report.rejected:
             if seat in self.tallies:
                 self.tallies[seat].invalid_commands += 1
-        self.log_turn(turn, {seat: inputs[seat].files for seat in active}, view, outcomes, report)
+        files = {seat: inputs[seat].files for seat in active} if self.folder_log else {}  # a log.jsonl has none
+        self.log_turn(turn, files, view, outcomes, report)
         if self.observer is not None:
             self.observer.round_played(turn, session, report, outcomes)
 
     def _needs_view(self, active: tuple[str, ...]) -> bool:
-        has_view = isinstance(self.game.log, FolderLog) and self.game.log.view is not None
-        return has_view or any(self.players[seat].bot is None for seat in active)
+        if self.folder_log and self.game.log.view is not None:  # type: ignore[union-attr]
+            return True
+        return bool(self.humans) and any(seat in self.humans for seat in active)
 
     def run_players(
         self, turn: int, active: tuple[str, ...], inputs: Mapping[str, Any], view: str

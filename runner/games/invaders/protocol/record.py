@@ -32,6 +32,20 @@ def dumps(value: Any) -> str:
     return "null" if value is None else json.dumps(value, separators=_COMPACT)
 
 
+_words: dict[str, str] = {}  # the results of actions ("none", "applied", reasons): a few, every turn
+_WORDS_LIMIT = 4096
+
+
+def _word(text: str) -> str:
+    """`dumps(text)` of a string, remembered."""
+    encoded = _words.get(text)
+    if encoded is None:
+        if len(_words) >= _WORDS_LIMIT:
+            _words.clear()
+        encoded = _words[text] = dumps(text)
+    return encoded
+
+
 @attrs.define(eq=False)
 class _Towers:
     """The `tw` rows as last rendered: the towers present (slot order) and their (level, cooldown), the row
@@ -83,7 +97,7 @@ class RecordRenderer:
         record["ir"] = actions.invader
         record["dr"] = actions.defender
         iv_text = ",".join([f"[{i.pos},{i.hp},{i.maxhp},{i.defense},{i.stun_res},{i.stun_time}]" for i in invaders])
-        parts.append(f',"tw":{tower_text},"iv":[{iv_text}],"ir":{dumps(actions.invader)},"dr":{dumps(actions.defender)}')
+        parts.append(f',"tw":{tower_text},"iv":[{iv_text}],"ir":{_word(actions.invader)},"dr":{_word(actions.defender)}')
         if faults:
             record["faults"] = dict(faults)
             parts.append(f',"faults":{dumps(record["faults"])}')
