@@ -5,7 +5,7 @@
 1. engine: the recorded answers of turret__vs__army (12,630 turns, tests/games/invaders/data) replayed through
    the rules alone (start_turn + finish_turn), turns per second; target (issue) 50,000 turns/s.
 2. session: the same game through InvadersSession as the match loop drives it (request lines rendered,
-   answer lines parsed, the log record built and serialised), turns per second, with the default request
+   answer lines parsed, the log record built and its line rendered), turns per second, with the default request
    and with the delta request the koth starter bots ask for.
 3. live, interleaved (at least 3 rounds of: reference, td-runner, pipe floor), medians:
    - reference: the reference page's own JavaScript (Beefster09/pcg-tower-defense at d3847b9, fetched by
@@ -16,6 +16,8 @@
      is compared with the reference trace at every turn;
    - pipe floor: the very request lines td-runner sends in that match, one per seat per turn, to two
      `node echo.js` processes driven from a Python process (benchmarks/turn_split.py), also a whole command.
+   td-runner and the floor run with Python's bytecode caching on (caches in the scratch folder, after one
+   untimed run each), as installed: a shell with PYTHONDONTWRITEBYTECODE would add ~0.15 s of compiling.
    Printed: the medians, reference/td-runner (the issue's target: at least 0.33) and td-runner/floor (at
    most 1.5).
 4. split: one more live match in this process with timers (benchmarks/turn_split.py): microseconds per turn
@@ -47,7 +49,7 @@ from runner.games.invaders import GAME  # noqa: E402
 from runner.games.invaders.logs import diff  # noqa: E402
 from runner.games.invaders.protocol.lines import DELTA  # noqa: E402
 from runner.games.invaders.rules import State, finish_turn, is_over, start_turn  # noqa: E402
-from turn_split import pipe_floor, split_match, timed_command  # noqa: E402
+from turn_split import installed_env, pipe_floor, split_match, timed_command  # noqa: E402
 
 TRACE = ROOT / "tests" / "games" / "invaders" / "data" / "turret__vs__army.jsonl.gz"
 DRIVER_DIR = ROOT.parent / "shared" / "bench" / "koth-reference"  # developer tooling outside the repository
@@ -88,7 +90,8 @@ def session_pass(lines: list[tuple[str, str]], request: str | None = None) -> tu
     for invader, defender in lines:
         session.inputs()
         report = session.play_turn({"defender": Answer(defender), "invader": Answer(invader)})
-        json.dumps(report.record, separators=(",", ":"))  # what the match loop does with the record
+        if report.record_line is None:  # what the match loop writes: the game's own line, or the record encoded
+            json.dumps(report.record, separators=(",", ":"))
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert session.outcome() is not None and session.outcome().reason == "life"
     return seconds, cpu
@@ -138,11 +141,14 @@ def live(args: argparse.Namespace, lines: list[tuple[str, str]], result: dict[st
         scratch = Path(folder)
         requests = scratch / "requests.jsonl"
         requests.write_text("".join(json.dumps(turn) + "\n" for turn in request_lines(lines, DELTA)))
+        env = installed_env(scratch / "pycache")
+        timed_command([*live_command(scratch, "warm-up"), "--max-turns", "1"], ROOT, env)  # writes the caches
+        pipe_floor(requests, [echo, echo], env)
         for index in range(args.pairs):
             if reference is not None:
                 times["reference"].append(reference_pass(args.driver_dir, reference))
-            times["td-runner"].append(timed_command(live_command(scratch, f"live{index}"), ROOT))
-            times["floor"].append(pipe_floor(requests, [echo, echo])["wall_s"])
+            times["td-runner"].append(timed_command(live_command(scratch, f"live{index}"), ROOT, env))
+            times["floor"].append(pipe_floor(requests, [echo, echo], env)["wall_s"])
         load = os.getloadavg()[0]
         identical = same_as_trace(scratch / "live0", args.trace)
         split = split_match("invaders", SAMPLES, scratch / "split")

@@ -277,9 +277,11 @@ class MatchRunner:
         # a log.jsonl game: its lines are encoded and written after the next turn's requests are sent, while
         # the bots think (no log thread: its GIL hand-offs cost more than the writes), and the bots' output
         # is gathered per seat and written at the end (runner/matchlog/bot_output.py)
-        self.deferred_lines: list[tuple[str, Mapping[str, Any]]] = []
+        self.deferred_lines: list[tuple[str, str | Mapping[str, Any]]] = []
         self.bot_output = (BotOutputLog(tuple(self.players), settings.limits.output_cap_bytes)
                            if isinstance(game.log, JsonlLog) else None)
+        self.folder_log = isinstance(game.log, FolderLog)
+        self.humans = frozenset(seat for seat, player in self.players.items() if player.bot is None)
         self.turns_played = 0  # match.json's `rounds` (Tower Defence: the number of the final round folder)
         self.stopped_by: KeyboardInterrupt | None = None  # what interrupted the match, if anything
 
@@ -347,13 +349,15 @@ class MatchRunner:
         for seat in report.rejected:
             if seat in self.tallies:
                 self.tallies[seat].invalid_commands += 1
-        self.log_turn(turn, {seat: inputs[seat].files for seat in active}, view, outcomes, report)
+        files = {seat: inputs[seat].files for seat in active} if self.folder_log else {}  # a log.jsonl has none
+        self.log_turn(turn, files, view, outcomes, report)
         if self.observer is not None:
             self.observer.round_played(turn, session, report, outcomes)
 
     def _needs_view(self, active: tuple[str, ...]) -> bool:
-        has_view = isinstance(self.game.log, FolderLog) and self.game.log.view is not None
-        return has_view or any(self.players[seat].bot is None for seat in active)
+        if self.folder_log and self.game.log.view is not None:  # type: ignore[union-attr]
+            return True
+        return bool(self.humans) and any(seat in self.humans for seat in active)
 
     def run_players(
         self, turn: int, active: tuple[str, ...], inputs: Mapping[str, Any], view: str
@@ -419,8 +423,8 @@ class MatchRunner:
                 for seat, outcome in outcomes.items():
                     if outcome.output or outcome.events:
                         self.bot_output.add_turn(turn, seat, outcome)
-            if report is not None and report.record is not None:
-                self.deferred_lines.append((log.file_name, report.record))  # written by write_deferred_lines
+            if report is not None and report.record is not None:  # written by write_deferred_lines
+                self.deferred_lines.append((log.file_name, report.record_line or report.record))
             return
         seat_files = {}
         for seat, inputs in files.items():
@@ -438,8 +442,9 @@ class MatchRunner:
         """Encode and append the log lines of the turns played so far (json.dumps of a record is tens of us:
         the match loop calls this after sending the next requests, so it overlaps the bots' thinking)."""
         lines, self.deferred_lines = self.deferred_lines, []
-        for name, record in lines:
-            self.writer.append_line(name, json.dumps(record, separators=(",", ":")) + "\n")
+        for name, record in lines:  # the game's own line (TurnReport.record_line), or its record to encode
+            line = record if isinstance(record, str) else json.dumps(record, separators=(",", ":"))
+            self.writer.append_line(name, line + "\n")
 
     def _submit(self, function: Callable[..., None], *arguments: Any) -> None:
         self.log_writes.append(self.log_writer.submit(function, *arguments))

@@ -47,6 +47,7 @@ from runner.bots.process import (
 STARTUP_MS = 10_000
 _READ_CHUNK = 1 << 16
 _SWEEP_GRACE_S = 2.0
+_POLLIN, _POLLOUT = select.POLLIN, select.POLLOUT
 _LINE_CAP = 1 << 20  # a longer stdout "line" is cut: no bot may grow the runner's memory without bound
 
 #: Game hook: a stdout line -> this turn's answer, or None to keep reading (`Game.accept_line`).
@@ -90,6 +91,7 @@ class PersistentBot:
         self.dead_status = TurnStatus.CRASH  # FAILED_TO_START when it never started
         self.exit_code: int | None = None
         self.info_read: int | None = None
+        self.fds = (-1, -1, -1)  # stdout, stderr, stdin of the running process: looked up once, used every turn
 
     # -- life cycle ----------------------------------------------------------------------------------------
 
@@ -128,6 +130,7 @@ class PersistentBot:
         self.plan = plan
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             os.set_blocking(stream.fileno(), False)  # type: ignore[union-attr]
+        self.fds = (self.proc.stdout.fileno(), self.proc.stderr.fileno(), self.proc.stdin.fileno())  # type: ignore[union-attr]
         return None
 
     def close(self) -> None:
@@ -230,7 +233,7 @@ class PersistentBot:
 
     def _on_stdout(self, turn: int, output: Capture) -> str | None | bool:
         """stdout is readable: the answer, None to keep waiting, or False when the bot is now dead."""
-        chunk = self._read(self.proc.stdout.fileno())  # type: ignore[union-attr]
+        chunk = self._read(self.fds[0])
         if chunk is None:
             return None
         if chunk == b"":
@@ -248,7 +251,7 @@ class PersistentBot:
             return True
         except OSError:  # BrokenPipeError: SIGPIPE is ignored in Python
             return False
-        self.unsent = self.unsent[written:]
+        self.unsent = b"" if written == len(self.unsent) else self.unsent[written:]
         return True
 
     def _take_lines(self, turn: int, output: Capture) -> str | None:
@@ -331,7 +334,8 @@ def collect_all(asks: Iterable[tuple[PersistentBot, Request]]) -> list[TurnOutco
         if request.done is None and bot.dead_reason is not None:  # its input closed as the request was sent
             ended[index] = (None, time.perf_counter() - request.started)
         elif request.done is None:
-            answer = bot._take_lines(request.turn, request.output)  # lines after last turn's deadline
+            # complete lines read after last turn's deadline (no newline, nothing to split: the usual case)
+            answer = bot._take_lines(request.turn, request.output) if b"\n" in bot.pending else None
             if answer is None:
                 waiting[index] = (bot, request)
             else:
@@ -347,22 +351,23 @@ def _wait_for_answers(waiting: dict[int, tuple[PersistentBot, Request]], ended: 
     poller = select.poll()
     streams: dict[int, tuple[int, str]] = {}  # fd -> (index, which stream)
     for index, (bot, _) in waiting.items():
-        proc = bot.proc
-        assert proc is not None
-        for kind, stream, event in (("out", proc.stdout, select.POLLIN), ("err", proc.stderr, select.POLLIN),
-                                    ("in", proc.stdin, select.POLLOUT)):
-            if kind == "in" and not bot.unsent:
-                continue
-            fd = stream.fileno()  # type: ignore[union-attr]
-            streams[fd] = (index, kind)
-            poller.register(fd, event)
+        out, err, into = bot.fds
+        streams[out], streams[err] = (index, "out"), (index, "err")
+        poller.register(out, _POLLIN)
+        poller.register(err, _POLLIN)
+        if bot.unsent:  # the rest of the request, as the bot reads it
+            streams[into] = (index, "in")
+            poller.register(into, _POLLOUT)
 
     def done(index: int, answer: str | None) -> None:
-        _, request = waiting.pop(index)
+        bot, request = waiting.pop(index)
         ended[index] = (answer, time.perf_counter() - request.started)
-        for fd in [fd for fd, (owner, _) in streams.items() if owner == index]:
-            poller.unregister(fd)
-            del streams[fd]
+        if not waiting:  # the last one: the poller is dropped whole
+            streams.clear()
+            return
+        for fd in bot.fds:
+            if streams.pop(fd, None) is not None:
+                poller.unregister(fd)
 
     while waiting:
         now = time.perf_counter()
@@ -407,12 +412,12 @@ def _sweep_stderr(asks: tuple[tuple[PersistentBot, Request], ...]) -> None:
     readable: dict[int, tuple[PersistentBot, Capture]] = {}
     for bot, request in asks:
         if request.output is not None and bot.proc is not None and bot.dead_reason is None:
-            readable[bot.proc.stderr.fileno()] = (bot, request.output)  # type: ignore[union-attr]
+            readable[bot.fds[1]] = (bot, request.output)
     if not readable:
         return
     poller = select.poll()
     for fd in readable:
-        poller.register(fd, select.POLLIN)
+        poller.register(fd, _POLLIN)
     for fd, _ in poller.poll(0):
         bot, output = readable[fd]
         bot._read_into(fd, output)

@@ -167,12 +167,16 @@ class TurnReport:
     `rejected`: seat -> why its answer was refused, wholly or in part (seats absent: accepted).
     `log_files`: turn-level files a folder log keeps in the turn's folder (`events.json`); file-name -> text.
     `record`: the turn's line of a `log.jsonl` log (JSON-able), for games whose log is one file.
+    `record_line`: optionally, `record` already encoded, exactly `json.dumps(record, separators=(",", ":"))`
+    (no newline): a game whose records are long and mostly repeat (Invaders' tower rows) renders it faster
+    by hand than the encoder can, and the match loop writes it as it is.
     """
 
     events: tuple[str, ...] = ()
     rejected: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
     log_files: Mapping[str, str] = attrs.field(factory=dict)
     record: Mapping[str, Any] | None = None
+    record_line: str | None = None
 
 
 @attrs.frozen

@@ -13,6 +13,7 @@ from runner.games.interface import Answer, Outcome, TurnInput, TurnReport
 from runner.games.invaders.config import DISQUALIFY, InvadersConfig
 from runner.games.invaders.protocol import parse_answer, render_board, render_request, render_state_json
 from runner.games.invaders.protocol.lines import DELTA, SentTowers, render_delta, render_delta_request
+from runner.games.invaders.protocol.record import RecordRenderer
 from runner.games.invaders.rules import (
     APPLIED,
     NO_ACTION,
@@ -63,6 +64,7 @@ class InvadersSession:
         self._delta_seats: tuple[str, ...] = ()  # seats sent the delta request (protocol/lines.py)
         self._sent_towers = SentTowers()  # the towers as of the last delta
         self._delta: tuple[int, str] | None = None  # (turn, body) of the last delta rendered
+        self._records = RecordRenderer()  # each turn's log line, by hand (protocol/record.py)
 
     def use_request_format(self, seat: str, name: str) -> None:
         """Send `seat` the `name` request (`InvadersGame.request_formats`); before the first `inputs()`."""
@@ -105,31 +107,28 @@ class InvadersSession:
         for seat in faults:
             values[seat] = None
         actions = finish_turn(self.state, values[INVADER], values[DEFENDER])
-        record = self._record(values, actions, faults)
+        record, line = self._record(values, actions, faults)
         rejected: dict[str, tuple[str, ...]] = {}
         for seat, result in ((INVADER, actions.invader), (DEFENDER, actions.defender)):
             if result not in (APPLIED, NO_ACTION):
                 rejected[seat] = (result,)
                 events.append(f"{seat}: ignored: {result}")
         self._advance()
-        return TurnReport(events=tuple(events), rejected=rejected, record=record)
+        return TurnReport(events=tuple(events), rejected=rejected, record=record, record_line=line)
 
-    def _record(self, values: Mapping[str, Any], actions: Actions, faults: Mapping[str, str]) -> dict[str, Any]:
-        """The log line of spec 18: the spec 16 row, then what became of each action (`ir`, `dr`)."""
-        record = render_row(self.state, values[INVADER], values[DEFENDER], actions, self._penalty)
-        record["ir"] = actions.invader
-        record["dr"] = actions.defender
-        if faults:
-            record["faults"] = dict(faults)
-        return record
+    def _record(self, values: Mapping[str, Any], actions: Actions, faults: Mapping[str, str],
+                disqualified: list[str] | None = None) -> tuple[dict[str, Any], str]:
+        """The log line of spec 18 (record and text): the spec 16 row, then what became of each action (`ir`,
+        `dr`), the faults and the disqualified seats (`dq`) if any."""
+        return self._records.render(self.state, values[INVADER], values[DEFENDER], actions, self._penalty, faults,
+                                    disqualified)
 
     def _disqualify(self, values: Mapping[str, Any], faults: Mapping[str, str]) -> TurnReport:
         """spec 18 Faults: the match ends at once; neither answer of this turn is applied."""
         losers = tuple(seat for seat in SEATS if seat in faults)
         values = {seat: None if seat in faults else value for seat, value in values.items()}
         actions = Actions(DISQUALIFIED, DISQUALIFIED)
-        record = self._record(values, actions, faults)
-        record["dq"] = list(losers)
+        record, line = self._record(values, actions, faults, list(losers))
         others = tuple(seat for seat in SEATS if seat not in faults)
         ranking = (others, losers) if others else (losers,)
         self._score = match_score(DISQUALIFIED, self.state.turn, self.config.max_turns, losers)
@@ -143,7 +142,8 @@ class InvadersSession:
             },
         )
         events = tuple(f"{seat}: disqualified ({fault})" for seat, fault in faults.items())
-        return TurnReport(events=events, rejected={seat: (f"fault: {faults[seat]}",) for seat in losers}, record=record)
+        return TurnReport(events=events, rejected={seat: (f"fault: {faults[seat]}",) for seat in losers}, record=record,
+                          record_line=line)
 
     def _advance(self) -> None:
         """spec 4 K and spec 18 turn cap: end the match, or run phases A-G of the next turn."""

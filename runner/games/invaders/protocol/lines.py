@@ -33,8 +33,13 @@ class ParsedAnswer:
     error: str | None = None
 
 
+_NO_ACTION = ParsedAnswer(None)
+
+
 def parse_answer(text: str) -> ParsedAnswer:
     """One answer line -> its JSON value; never raises. NaN/Infinity are refused as JSON.parse would."""
+    if text == _NULL:  # most answers of most turns: no decoder call
+        return _NO_ACTION
     try:
         return ParsedAnswer(_DECODER.decode(text))
     except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError; so is a 5000-digit int
