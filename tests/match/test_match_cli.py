@@ -289,8 +289,8 @@ def test_default_match_folders_never_collide(tmp_path: Path, bots: Path) -> None
         assert code == 0, err
     made = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert len(made) == 3 and len(set(made)) == 3
-    stems = {name.split("-")[0] for name in made}
-    assert len(stems) <= 2  # at most a second boundary between them
+    # (each name is the start second, `-2`, `-3` added when taken; a loaded machine may need 3 seconds for the
+    # 3 matches, so the seconds themselves are not compared: that failed under load)
 
 
 def test_a_bot_that_crashes_every_round_is_named_in_the_result_and_on_stderr(tmp_path: Path, bots: Path) -> None:
