@@ -9,7 +9,6 @@ may change from run to run.
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
@@ -17,13 +16,13 @@ from typing import Any
 
 import attrs
 
-from runner.bots.isolation import check_isolation
 from runner.bots.limits import Limits
 from runner.bots.persistent import STARTUP_MS
 from runner.errors import UserError
 from runner.games import DEFAULT_GAME, get_game
 from runner.games.interface import Game
 from runner.league.store import get_meta, set_meta
+from runner.tournament.run import configure_matches
 from runner.tournament.schedule import SIDED_GAMES
 
 SETTINGS_KEY = "settings"
@@ -81,18 +80,7 @@ class LeagueRules:
 def prepare_rules(settings: LeagueSettings) -> LeagueRules:
     """Check every setting (UserError, one line) and build the config once."""
     game = get_game(settings.game)
-    values = {option.dest: option.default for option in game.options}
-    values.update({key: value for key, value in settings.options.items() if value is not None})
-    config = game.configure(Path(settings.game_config) if settings.game_config else None, values)
-    timeout_ms = settings.timeout_ms if settings.timeout_ms is not None else game.timeout_ms
-    if timeout_ms <= 0:
-        raise UserError(f"--timeout-ms must be positive, got {timeout_ms}")
-    if settings.startup_ms is not None and settings.startup_ms <= 0:
-        raise UserError(f"--startup-ms must be positive, got {settings.startup_ms}")
-    if settings.match_timeout_s is not None and not 0 < settings.match_timeout_s < math.inf:
-        raise UserError(f"--match-timeout must be a positive number of seconds, got {settings.match_timeout_s:g}")
-    limits = Limits(timeout_ms=timeout_ms, sandbox=settings.sandbox)
-    check_isolation(limits)
+    config, values, limits = configure_matches(game, settings)
     counts = game.player_counts
     if settings.table_size is not None and settings.table_size not in counts:
         raise UserError(f"--table-size {settings.table_size}: {game.name} plays with "

@@ -112,19 +112,7 @@ def prepare(settings: TournamentSettings) -> Prepared:
     game = get_game(settings.game)
     if settings.format not in FORMATS:
         raise UserError(f"--format must be one of {', '.join(FORMATS)}, got {settings.format!r}")
-    values = {option.dest: option.default for option in game.options}
-    values.update({key: value for key, value in settings.options.items() if value is not None})
-    config_file = Path(settings.game_config) if settings.game_config else None
-    config = game.configure(config_file, values)
-    timeout_ms = settings.timeout_ms if settings.timeout_ms is not None else game.timeout_ms
-    if timeout_ms <= 0:
-        raise UserError(f"--timeout-ms must be positive, got {timeout_ms}")
-    if settings.startup_ms is not None and settings.startup_ms <= 0:
-        raise UserError(f"--startup-ms must be positive, got {settings.startup_ms}")
-    if settings.match_timeout_s is not None and not 0 < settings.match_timeout_s < math.inf:  # nan: False
-        raise UserError(f"--match-timeout must be a positive number of seconds, got {settings.match_timeout_s:g}")
-    limits = Limits(timeout_ms=timeout_ms, sandbox=settings.sandbox)
-    check_isolation(limits)
+    config, values, limits = configure_matches(game, settings)
     seat_count = _seat_count(game, settings)
     sides = SIDED_GAMES.get(game.name)
     if (settings.defenders or settings.invaders) and sides is None:
@@ -147,6 +135,26 @@ def prepare(settings: TournamentSettings) -> Prepared:
     schedule = build_schedule(game.name, game.seats(seat_count), entrants, fmt, fingerprint)
     json_options = {key: value for key, value in values.items() if _is_json(value)}
     return Prepared(settings, game, tuple(entrants), config, json_options, limits, fingerprint, tuple(schedule))
+
+
+def configure_matches(game: Game, settings: Any) -> tuple[Any, dict[str, Any], Limits]:
+    """What every match of a tournament or a league plays with, checked (UserError, one line): the game's
+    config, every option's value (defaults filled in) and the bots' limits. `settings` has the fields
+    options, game_config, timeout_ms, startup_ms, match_timeout_s and sandbox (TournamentSettings,
+    LeagueSettings)."""
+    values = {option.dest: option.default for option in game.options}
+    values.update({key: value for key, value in settings.options.items() if value is not None})
+    config = game.configure(Path(settings.game_config) if settings.game_config else None, values)
+    timeout_ms = settings.timeout_ms if settings.timeout_ms is not None else game.timeout_ms
+    if timeout_ms <= 0:
+        raise UserError(f"--timeout-ms must be positive, got {timeout_ms}")
+    if settings.startup_ms is not None and settings.startup_ms <= 0:
+        raise UserError(f"--startup-ms must be positive, got {settings.startup_ms}")
+    if settings.match_timeout_s is not None and not 0 < settings.match_timeout_s < math.inf:  # nan: False
+        raise UserError(f"--match-timeout must be a positive number of seconds, got {settings.match_timeout_s:g}")
+    limits = Limits(timeout_ms=timeout_ms, sandbox=settings.sandbox)
+    check_isolation(limits)
+    return config, values, limits
 
 
 def _seat_count(game: Game, settings: TournamentSettings) -> int:
