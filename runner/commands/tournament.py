@@ -21,7 +21,7 @@ from runner.games import DEFAULT_GAME, GAMES, get_game
 from runner.interrupts import Terminated, sigterm_as_interrupt
 from runner.tournament.dask_backend import DaskBackend, DaskConnection
 from runner.tournament.local import LocalBackend, default_workers
-from runner.tournament.records import GameRecord
+from runner.tournament.records import GameRecord, describe
 from runner.tournament.run import TournamentSettings, claim_folder, prepare, run_tournament
 from runner.tournament.schedule import FORMATS, ROUND_ROBIN
 
@@ -138,29 +138,6 @@ class _Progress:
 
     def stop(self) -> None:
         self.bar.stop()
-
-
-def describe(record: GameRecord) -> str:
-    """`Tiny1 beats Tiny0 (max_rounds, 3 rounds, 1.2 s)`, or a table's ranking `A > B = C`."""
-    names = {seat.seat: seat.bot for seat in record.seats}
-    if record.unfinished:
-        return (f"{' vs '.join(names.values())} unfinished: {record.unfinished} (seed {record.seed}, "
-                f"{record.wall_seconds:.1f} s) {record.log or ''}").rstrip()
-    if len(record.seats) == 2 and record.winner is not None:
-        loser = next(seat.seat for seat in record.seats if seat.seat != record.winner)
-        verdict = f"{names[record.winner]} beats {names[loser]}"
-    elif len(record.seats) == 2:
-        verdict = f"{names[record.seats[0].seat]} draws with {names[record.seats[1].seat]}"
-    else:
-        verdict = " > ".join(" = ".join(names[seat] for seat in group) for group in record.ranking)
-        verdict += " (draw)" if record.draw else ""
-    if record.forfeit:
-        return f"{verdict} by forfeit: {record.forfeit}"
-    faults = [f"{seat.bot}: {n} {what}" for seat in record.seats
-              for n, what in ((seat.timeouts, "time-outs"), (seat.crashes, "crashes")) if n]
-    extra = f"; {', '.join(faults)}" if faults else ""
-    return (f"{verdict} (seed {record.seed}, {record.end_reason}, {record.rounds} rounds, "
-            f"{record.wall_seconds:.1f} s{extra}) {record.log or ''}").rstrip()
 
 
 def run(args: argparse.Namespace, streams) -> int:

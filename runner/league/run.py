@@ -30,6 +30,7 @@ from runner.league.settings import LeagueRules, claim, prepare_rules
 from runner.league.store import ACTIVE, connect, get_meta, set_meta, transaction
 from runner.league.submissions import BOTS, Registrar, scan
 from runner.tournament.pool import Pool
+from runner.tournament.records import describe
 from runner.tournament.run import _runtime_files
 from runner.tournament.task import MatchResult, MatchTask
 
@@ -257,7 +258,7 @@ class League:
                 key = (min(a, b), max(a, b))
                 self.meetings[key] = self.meetings.get(key, 0) + 1
         self.stats.played += 1
-        self.log(_describe(match_id, result, flight))
+        self.log(f"match {match_id}: {describe(result.record)}")
         self.stats.cpu_at_last = time.process_time()
         if self.stats.cpu_at_first is None:
             self.stats.cpu_at_first = self.stats.cpu_at_last
@@ -302,15 +303,3 @@ def _author(snapshot: Path) -> str:
     except UserError:
         return ""
     return author if isinstance(author, str) else ""
-
-
-def _describe(match_id: int, result: MatchResult, flight: InFlight) -> str:
-    record = result.record
-    assert record is not None
-    names = [seat.bot for seat in record.seats]
-    if record.unfinished:
-        return f"match {match_id}: {' vs '.join(names)} unfinished ({record.unfinished})"
-    ranking = " > ".join(" = ".join(names[[s.seat for s in record.seats].index(seat)] for seat in group)
-                         for group in record.ranking)
-    return f"match {match_id}: {ranking}{' (draw)' if record.draw else ''} ({record.end_reason}, {record.rounds} rounds)"
-

@@ -91,6 +91,29 @@ class GameRecord:
         return cls(**values)
 
 
+def describe(record: GameRecord) -> str:
+    """`Tiny1 beats Tiny0 (max_rounds, 3 rounds, 1.2 s)`, or a table's ranking `A > B = C`."""
+    names = {seat.seat: seat.bot for seat in record.seats}
+    if record.unfinished:
+        return (f"{' vs '.join(names.values())} unfinished: {record.unfinished} (seed {record.seed}, "
+                f"{record.wall_seconds:.1f} s) {record.log or ''}").rstrip()
+    if len(record.seats) == 2 and record.winner is not None:
+        loser = next(seat.seat for seat in record.seats if seat.seat != record.winner)
+        verdict = f"{names[record.winner]} beats {names[loser]}"
+    elif len(record.seats) == 2:
+        verdict = f"{names[record.seats[0].seat]} draws with {names[record.seats[1].seat]}"
+    else:
+        verdict = " > ".join(" = ".join(names[seat] for seat in group) for group in record.ranking)
+        verdict += " (draw)" if record.draw else ""
+    if record.forfeit:
+        return f"{verdict} by forfeit: {record.forfeit}"
+    faults = [f"{seat.bot}: {n} {what}" for seat in record.seats
+              for n, what in ((seat.timeouts, "time-outs"), (seat.crashes, "crashes")) if n]
+    extra = f"; {', '.join(faults)}" if faults else ""
+    return (f"{verdict} (seed {record.seed}, {record.end_reason}, {record.rounds} rounds, "
+            f"{record.wall_seconds:.1f} s{extra}) {record.log or ''}").rstrip()
+
+
 def read_records(folder: Path) -> list[GameRecord]:
     """Every complete record of `folder/games.jsonl` (none when there is no file), first one per match id."""
     path = folder / GAMES_FILE
