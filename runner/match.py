@@ -19,7 +19,7 @@ import attrs
 from runner.bots.definition import BotDefinition
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnOutcome, TurnStatus
-from runner.bots.persistent import STARTUP_MS, PersistentBot, collect_all
+from runner.bots.persistent import STARTUP_MS, PersistentBot, Request, collect_all
 from runner.bots.process import run_turn
 from runner.games.interface import (
     Answer,
@@ -103,7 +103,8 @@ class PlayerTally:
             self.timeouts += 1
         elif outcome.status in (TurnStatus.CRASH, TurnStatus.FAILED_TO_START):
             self.crashes += 1
-        self.events.extend({"round": round_number, "event": event} for event in outcome.events)
+        if outcome.events:
+            self.events.extend({"round": round_number, "event": event} for event in outcome.events)
 
     def over_budget(self, budget: TimeBudget, round_number: int, seconds: float) -> str | None:
         """Add one answer to the current block; at the block's end, why it broke the budget (or None).
@@ -369,26 +370,30 @@ class MatchRunner:
         """
         outcomes: dict[str, TurnOutcome] = {}
         futures: dict[str, concurrent.futures.Future[TurnOutcome]] = {}
-        requests = {}
+        asks: list[tuple[PersistentBot, Request]] = []
+        asked: list[str] = []  # the seats of `asks`
+        humans: list[str] = []
         for seat in active:
-            player = self.players[seat]
-            if player.bot is None:
-                continue
             persistent = self.persistent.get(seat)
-            if self.sequential:
+            if persistent is not None and not self.sequential:
+                turn_input = inputs[seat]
+                asks.append((persistent, persistent.send(turn, turn_input.files, turn_input.line or "")))
+                asked.append(seat)
+            elif seat in self.humans:
+                humans.append(seat)
+            elif self.sequential:
                 outcomes[seat] = self._turn_call(turn, seat, inputs[seat])()
-            elif persistent is not None:
-                requests[seat] = persistent.send(turn, inputs[seat].files, inputs[seat].line or "")
             else:
                 futures[seat] = self.pool.submit(self._turn_call(turn, seat, inputs[seat]))
         self.write_deferred_lines()  # the previous turn's log line, while the bots think
-        for seat in active:
-            if self.players[seat].bot is None:
-                outcomes[seat] = self.ask_human(self.players[seat], view)
-        if requests:
-            answered = collect_all((self.persistent[seat], request) for seat, request in requests.items())
-            outcomes.update(zip(requests, answered))
-        outcomes.update((seat, future.result()) for seat, future in futures.items())
+        for seat in humans:
+            outcomes[seat] = self.ask_human(self.players[seat], view)
+        if asks:
+            outcomes.update(zip(asked, collect_all(asks)))
+        for seat, future in futures.items():
+            outcomes[seat] = future.result()
+        if len(asked) == len(outcomes):
+            return outcomes  # persistent bots only: already in seat order
         return {seat: outcomes[seat] for seat in active}
 
     def _turn_call(self, turn: int, seat: str, turn_input: Any) -> Callable[[], TurnOutcome]:

@@ -140,6 +140,7 @@ class PersistentBot:
         if proc is None or self.plan is None:
             return
         self.proc = None
+        self.fds = (-1, -1, -1)  # closed below: the numbers may soon name other files
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             try:
                 stream.close()  # type: ignore[union-attr]
@@ -190,7 +191,7 @@ class PersistentBot:
             return Request(turn, 0.0, 0, starting, events, None, done)
         limit_ms = max(self.startup_ms, self.limits.timeout_ms) if starting else self.limits.timeout_ms
         started = time.perf_counter()
-        self.unsent += line.encode("utf-8") + b"\n"
+        self.unsent = self.unsent + line.encode("utf-8") + b"\n" if self.unsent else line.encode("utf-8") + b"\n"
         if not self._write_request():
             output = Capture(self.limits.output_cap_bytes)
             self._mark_dead(output, "closed its input and stopped answering")
@@ -239,14 +240,17 @@ class PersistentBot:
         if chunk == b"":
             self._mark_dead(output, "closed its output and stopped answering")
             return False
+        if not self.pending and not self.late and chunk.find(b"\n") == len(chunk) - 1:  # one whole line: the usual
+            answer = self.accept(chunk[:-1].decode("utf-8", errors="replace").removesuffix("\r"), turn)
+            if answer is not None:
+                return answer
         self.pending += chunk
         return self._take_lines(turn, output)
 
     def _write_request(self) -> bool:
         """Write what the pipe takes of the unsent request bytes; False when the bot closed its stdin."""
-        assert self.proc is not None and self.proc.stdin is not None
         try:
-            written = os.write(self.proc.stdin.fileno(), self.unsent)
+            written = os.write(self.fds[2], self.unsent)
         except BlockingIOError:
             return True
         except OSError:  # BrokenPipeError: SIGPIPE is ignored in Python
@@ -347,64 +351,74 @@ def collect_all(asks: Iterable[tuple[PersistentBot, Request]]) -> list[TurnOutco
             for index, (bot, request) in enumerate(asks)]
 
 
+_OUT, _ERR, _IN = 0, 1, 2  # which of a bot's pipes a polled fd is
+
+
 def _wait_for_answers(waiting: dict[int, tuple[PersistentBot, Request]], ended: list[tuple[str | None, float]]) -> None:
+    """Poll until every bot of `waiting` has an entry in `ended`. The usual event is a whole answer line in
+    one read: it is decoded and accepted at once, without going through `pending` and a split."""
     poller = select.poll()
-    streams: dict[int, tuple[int, str]] = {}  # fd -> (index, which stream)
-    for index, (bot, _) in waiting.items():
+    streams: dict[int, tuple[int, int]] = {}  # fd -> (index, which pipe)
+    deadlines: dict[int, float] = {}
+    for index, (bot, request) in waiting.items():
         out, err, into = bot.fds
-        streams[out], streams[err] = (index, "out"), (index, "err")
+        streams[out], streams[err] = (index, _OUT), (index, _ERR)
         poller.register(out, _POLLIN)
         poller.register(err, _POLLIN)
         if bot.unsent:  # the rest of the request, as the bot reads it
-            streams[into] = (index, "in")
+            streams[into] = (index, _IN)
             poller.register(into, _POLLOUT)
-
-    def done(index: int, answer: str | None) -> None:
-        bot, request = waiting.pop(index)
-        ended[index] = (answer, time.perf_counter() - request.started)
-        if not waiting:  # the last one: the poller is dropped whole
-            streams.clear()
-            return
-        for fd in bot.fds:
-            if streams.pop(fd, None) is not None:
-                poller.unregister(fd)
-
+        deadlines[index] = request.started + request.limit_ms / 1000
+    now = time.perf_counter()
     while waiting:
-        now = time.perf_counter()
-        deadline = None
-        for index in list(waiting):
-            bot, request = waiting[index]
-            ends = request.started + request.limit_ms / 1000
-            if ends <= now:
-                bot._collect_stderr(request.output)  # type: ignore[arg-type]
-                done(index, None)
-            elif deadline is None or ends < deadline:
-                deadline = ends
-        if deadline is None:
-            return
-        for fd, _ in poller.poll(max(1, int((deadline - now) * 1000 + 0.999))):
-            if fd not in streams:
+        nearest = min(deadlines.values())
+        if nearest <= now:
+            for index, ends in list(deadlines.items()):
+                if ends <= now:
+                    bot, request = waiting[index]
+                    bot._collect_stderr(request.output)  # type: ignore[arg-type]
+                    _done(index, None, waiting, ended, deadlines, streams, poller)
+            continue
+        events = poller.poll(int((nearest - now) * 1000 + 0.999) or 1)
+        for fd, _ in events:
+            stream = streams.get(fd)
+            if stream is None:
                 continue  # its bot finished earlier in this batch of events
-            index, kind = streams[fd]
+            index, kind = stream
             bot, request = waiting[index]
             output = request.output
             assert output is not None
-            if kind == "out":
+            if kind == _OUT:
                 answer = bot._on_stdout(request.turn, output)
-                if answer is False:
-                    done(index, None)
-                elif answer is not None:
-                    done(index, answer)
-            elif kind == "err":
+                if answer is None:
+                    continue
+                _done(index, None if answer is False else answer, waiting, ended, deadlines, streams, poller)
+            elif kind == _ERR:
                 if not bot._read_into(fd, output):
                     poller.unregister(fd)
                     del streams[fd]
             elif not bot._write_request():
                 bot._mark_dead(output, "closed its input and stopped answering")
-                done(index, None)
+                _done(index, None, waiting, ended, deadlines, streams, poller)
             elif not bot.unsent:
                 poller.unregister(fd)
                 del streams[fd]
+        now = time.perf_counter()
+
+
+def _done(index: int, answer: str | None, waiting: dict[int, tuple[PersistentBot, Request]],
+          ended: list[tuple[str | None, float]], deadlines: dict[int, float], streams: dict[int, tuple[int, int]],
+          poller: select.poll) -> None:
+    """`waiting[index]` has its answer (or None): note it and stop polling its pipes."""
+    bot, request = waiting.pop(index)
+    ended[index] = (answer, time.perf_counter() - request.started)
+    del deadlines[index]
+    if not waiting:  # the last one: the poller is dropped whole, the batch's other events skipped
+        streams.clear()
+        return
+    for fd in bot.fds:
+        if streams.pop(fd, None) is not None:
+            poller.unregister(fd)
 
 
 def _sweep_stderr(asks: tuple[tuple[PersistentBot, Request], ...]) -> None:

@@ -87,14 +87,13 @@ class MatchLogWriter:
         turn cost a third of a 12,630-turn Invaders match) and is line-buffered: each line reaches the file
         when it is written (one write call; on the log thread, off the match's path), so even a runner killed
         with SIGKILL leaves every turn logged so far."""
-        path = self.folder / name
         try:
             handle = self._lines.get(name)
             if handle is None:
-                handle = self._lines[name] = open(path, "a", encoding="utf-8", newline="", buffering=1)
+                handle = self._lines[name] = open(self.folder / name, "a", encoding="utf-8", newline="", buffering=1)
             handle.write(line)
         except OSError as exc:
-            raise LogWriteError(f"{path}: cannot write the match log: {exc.strerror or exc}") from None
+            raise LogWriteError(f"{self.folder / name}: cannot write the match log: {exc.strerror or exc}") from None
 
     def close(self) -> None:
         """Flush and close the line logs (the turn folders are already complete)."""
