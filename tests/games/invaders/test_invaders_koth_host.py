@@ -4,6 +4,7 @@ real Session for a few hundred turns. Skipped when node is not installed."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -87,3 +88,43 @@ def test_host_answers_null_for_undefined_and_a_fault_line_for_an_exception() -> 
 def test_host_rejects_an_entry_that_is_not_a_function() -> None:
     result = subprocess.run([NODE, str(HOST), str(BOTS / "saver.js"), "42"], capture_output=True, text=True, timeout=10)
     assert result.returncode == 2 and "is not a function" in result.stderr
+
+
+def test_host_reads_requests_in_pieces_and_several_at_once() -> None:
+    """The host's blocking reader joins a request split across writes (a UTF-8 character split too), answers
+    each of several requests that arrive in one write, in order, and answers a last line without a newline."""
+    process = subprocess.Popen([NODE, str(HOST), str(BOTS / "saver.js"), "throwingInvader"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    request = lambda turn: json.dumps({"turn": turn, "side": "invader", "state": {"turnNumber": turn, "n": "é"}},
+                                      ensure_ascii=False).encode()
+    first = request(1)
+    split = first.index("é".encode()) + 1  # inside the two bytes of é
+    try:
+        process.stdin.write(first[:split])
+        process.stdin.flush()
+        process.stdin.write(first[split:] + b"\n")
+        process.stdin.flush()
+        assert process.stdout.readline() == b"{}\n"
+        process.stdin.write(request(2) + b"\n" + request(4) + b"\n" + b"not json\n" + request(5))
+        process.stdin.close()  # the last request has no newline: answered at the end of input
+        rest = process.stdout.read().decode().splitlines()
+    finally:
+        process.wait(timeout=10)
+    assert rest[:2] == ["{}", "null"] and rest[2].startswith("!bad request:") and rest[3] == "{}"
+    assert process.returncode == 0 and len(rest) == 4
+
+
+def test_host_still_answers_when_its_stdin_is_non_blocking() -> None:
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)  # reads fail with EAGAIN while no request is there: the host waits and retries
+    try:
+        process = subprocess.Popen([NODE, str(HOST), str(BOTS / "saver.js"), "throwingInvader"], stdin=read_end,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    finally:
+        os.close(read_end)
+    with os.fdopen(write_end, "wb") as requests:
+        requests.write(b'{"turn":2,"side":"invader","state":{"turnNumber":2}}\n')
+        requests.flush()
+        assert process.stdout.readline() == b"{}\n"
+        requests.write(b'{"turn":4,"side":"invader","state":{"turnNumber":4}}\n')
+    assert process.stdout.read() == b"null\n" and process.wait(timeout=10) == 0

@@ -16,7 +16,6 @@
 'use strict';
 
 const fs = require('fs');
-const readline = require('readline');
 const { StringDecoder } = require('string_decoder');
 const util = require('util');
 const vm = require('vm');
@@ -67,6 +66,7 @@ function loadAI(botFile, entry) {
 }
 
 const SLOTS = 100;
+const NAP = new Int32Array(new SharedArrayBuffer(4)); // Atomics.wait on it: a 1 ms sleep
 
 // A delta request -> the spec 7 state, keys in the order of the full request; keeps the towers between calls.
 function deltaDecoder() {
@@ -112,7 +112,7 @@ function answerLine(ai, line, decode) {
   return answerOf(ai, request, decode);
 }
 
-// Write all of `text` to a file descriptor, waiting out a full pipe.
+// Write all of `text` to a file descriptor, waiting out a full pipe; the runner gone (EPIPE) ends the host.
 function writeAll(fd, text) {
   const bytes = Buffer.from(text, 'utf8');
   let offset = 0;
@@ -120,7 +120,9 @@ function writeAll(fd, text) {
     try {
       offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
     } catch (error) {
+      if (error.code === 'EPIPE') process.exit(0);
       if (error.code !== 'EAGAIN') throw error;
+      Atomics.wait(NAP, 0, 0, 1);
     }
   }
 }
@@ -129,8 +131,8 @@ function writeAll(fd, text) {
 // Through node's event loop and readline, each request waited for an epoll wake-up and a stream's callbacks:
 // about 40% of a live Invaders turn (benchmarks/invaders.py). Decision (README "koth-js"): a reference AI is a
 // synchronous function of the state, so nothing is lost; timers or promises an AI schedules only run once
-// stdin ends. Returns false when stdin is not blocking (EAGAIN): the caller then reads through the event loop.
-function serveBlocking(ai, decode) {
+// stdin ends. A stdin left non-blocking by whoever started the host (EAGAIN) is polled every millisecond.
+function serve(ai, decode) {
   const chunk = Buffer.alloc(1 << 16);
   const text = new StringDecoder('utf8'); // a character split between two reads is joined
   let pending = '';
@@ -139,7 +141,10 @@ function serveBlocking(ai, decode) {
     try {
       count = fs.readSync(0, chunk, 0, chunk.length, null);
     } catch (error) {
-      if (error.code === 'EAGAIN') return pending === '' ? false : fail('stdin turned non-blocking mid-line');
+      if (error.code === 'EAGAIN') {
+        Atomics.wait(NAP, 0, 0, 1);
+        continue;
+      }
       if (error.code === 'EOF') break;
       throw error;
     }
@@ -157,8 +162,8 @@ function serveBlocking(ai, decode) {
     pending = pending.slice(from);
     writeAll(1, answers);
   }
+  pending += text.end();
   if (pending !== '') writeAll(1, answerLine(ai, pending, decode) + '\n'); // a last line without its newline
-  return true;
 }
 
 function main(argv) {
@@ -168,10 +173,7 @@ function main(argv) {
     console[level] = (...args) => process.stderr.write(util.format(...args) + '\n');
   }
   const ai = loadAI(argv[0], argv[1]);
-  const decode = deltaDecoder();
-  if (serveBlocking(ai, decode)) return;
-  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-  lines.on('line', (line) => process.stdout.write(answerLine(ai, line, decode) + '\n'));
+  serve(ai, deltaDecoder());
 }
 
 if (require.main === module) main(process.argv.slice(2));
