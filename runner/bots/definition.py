@@ -12,7 +12,6 @@ installed for td-runner's Python, or the bot is refused with the `td-runner buil
 
 from __future__ import annotations
 
-import importlib.metadata
 import os
 import re
 import shlex
@@ -86,6 +85,9 @@ def bot_python(player_dir: Path) -> Path | None:
     return python if python.is_file() else None
 
 
+#: A shipped, non-custom botLanguage standing in for one the language check has already judged.
+_STAND_IN = "python3"
+
 #: The bot's own virtual environment, inside the folder that holds bot.json (runner/bots/build.py).
 VENV = ".venv"
 #: The file naming the packages a Python bot needs (pip's format).
@@ -106,10 +108,14 @@ def _examine(
         if reason is not None:
             problems.append(Problem("", reason))
         extra = language in table and language not in lang.DEFAULT_LANGUAGES
-    for problem in schemas.check_schema(schemas.BOT, data):
-        # the language check above said it better; a runner config's language is not in the shipped enum
-        if problem.where != "$.botLanguage" or not (problems or extra):
-            problems.append(problem)
+    checked = data
+    if isinstance(language, str) and language != lang.CUSTOM and (problems or extra):
+        # the language check above said it better (a runner config's or a game's language, koth-js, is not in
+        # the shipped enum): check the rest as if a shipped language stood there. The schema's only rule that
+        # reads botLanguage is "custom or not", which the stand-in keeps; so the same problems come out, and a
+        # good bot.json passes the fast check without loading jsonschema (~80 ms of every koth-js match)
+        checked = {**data, "botLanguage": _STAND_IN}
+    problems.extend(schemas.check_schema(schemas.BOT, checked))
     if problems:
         return None, problems
 
@@ -267,6 +273,8 @@ def requirement_names(text: str) -> list[str]:
 
 
 def _is_installed(name: str) -> bool:
+    import importlib.metadata  # here: ~20 ms of start-up (it loads the email package) that only this check needs
+
     try:
         importlib.metadata.distribution(name)
     except (importlib.metadata.PackageNotFoundError, ValueError):
