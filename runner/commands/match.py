@@ -26,7 +26,6 @@ from runner.match import MatchRunner, MatchSummary, Player
 from runner.play import plan_match, start_match
 from runner.terminal import match_display
 
-HELP = "run a match between bot folders and write its log"
 EXITS = "exit codes: 0 the match was played (even if a bot crashed), 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 70 a bug"
 
 DEFAULT_RUNNER_CONFIG = Path("game-runner-config.json")
