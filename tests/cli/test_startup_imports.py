@@ -31,7 +31,7 @@ MATCHES = {
     "invaders": ("--max-turns", "invaders/koth-turret", "invaders/koth-army"),
 }
 
-#: Runs `main(argv)` in a fresh interpreter and prints the exit code and the runner/heavy modules loaded.
+#: Runs `main(argv)` in a fresh interpreter and prints the exit code and every module loaded.
 _PROBE = """
 import json, sys
 from runner.cli import main
@@ -98,7 +98,7 @@ def test_the_tool_table_names_every_games_tools() -> None:
     assert {tool.name: game.name for game in all_games() for tool in game.tools} == TOOLS
 
 
-def test_every_command_module_has_its_help_line_and_parts() -> None:
+def test_every_command_of_the_help_table_has_a_module_with_its_parts() -> None:
     import importlib
 
     for name in COMMANDS:
