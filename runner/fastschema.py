@@ -264,6 +264,10 @@ class _Compiler:
 
     _else = _then
 
+    def _allOf(self, parts: list, schema: dict) -> Check:
+        """Every part (bot.json's "custom needs `command`, any other language `botFileName`" rule)."""
+        return _all_of([self.compile(part) for part in parts]) if parts else lambda x: True
+
     def _anyOf(self, options: list, schema: dict) -> Check:
         checks = [self.compile(option) for option in options]
         return lambda x: any(check(x) for check in checks)

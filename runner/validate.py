@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from runner import config, schemas
-from runner.bots.definition import check_bot_folder
+from runner.bots.definition import bot_schema_problems, check_bot_folder
 from runner.errors import UserError
 from runner.games import DEFAULT_GAME, all_games, get_game
 from runner.games.interface import FileReport
@@ -198,8 +198,8 @@ _CHECKERS: dict[str, Callable[[Path, bytes], list[Problem]]] = {
 def _check_bot(raw: bytes) -> list[Problem]:
     """bot.json against its schema, whose language list is the common one: a language a game adds (Invaders'
     koth-js) is not refused here, as `validate BOT_DIR` and `match` accept it."""
-    data, problems = check_json(BOT, raw)
+    data, problems = config.decode_json(raw)
+    if problems:
+        return problems
     language = data.get("botLanguage") if isinstance(data, dict) else None
-    if isinstance(language, str) and language in launch_languages():
-        problems = [problem for problem in problems if problem.where != "$.botLanguage"]
-    return problems
+    return bot_schema_problems(data, language_judged=isinstance(language, str) and language in launch_languages())

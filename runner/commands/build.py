@@ -15,8 +15,6 @@ from runner.bots.definition import read_bot_json
 from runner.errors import ExitCode
 from runner.validate import validate_bot_folder
 
-HELP = ("build bot folders: build.sh, else by language (Maven/Gradle, cargo, go, dotnet, make; a Python bot's "
-        "requirements.txt into its own .venv)")
 EXITS = ("exit codes: 0 every bot built (or had nothing to build), 1 a build failed or its tool is missing, "
          "2 a folder is not a bot folder, 70 a bug")
 

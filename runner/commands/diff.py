@@ -9,7 +9,6 @@ from pathlib import Path
 from runner.errors import ExitCode, UserError
 from runner.games import game_of_log
 
-HELP = "compare two match logs turn by turn (exit 0 identical, 1 different, 2 bad input)"
 EXITS = "exit codes: 0 identical, 1 different, 2 not a log or bad input, 70 a bug"
 
 

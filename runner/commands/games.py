@@ -8,7 +8,6 @@ from runner.errors import ExitCode
 from runner.games import all_games
 from runner.games.interface import Game
 
-HELP = "list the games: name, number of players, how bots run, one line of description"
 EXITS = "exit codes: 0, 70 a bug"
 
 

@@ -16,7 +16,6 @@ from runner.config import load_runner_config
 from runner.errors import ExitCode
 from runner.games import GAMES, all_games, get_game
 
-HELP = "print the launch table: each botLanguage, its command line, and whether its program is on this machine"
 EXITS = "exit codes: 0, 2 bad runner config or unknown game, 70 a bug"
 
 

@@ -23,7 +23,6 @@ from runner.commands.options import add_game_options, chosen_options
 from runner.errors import ExitCode, UserError
 from runner.games import DEFAULT_GAME, GAMES, get_game
 
-HELP = "run a league: matches chosen by rating between submitted bots, until stopped; its standings and pages"
 EXITS = ("exit codes: 0 stopped (Ctrl-C, SIGTERM or --max-matches) or printed, 2 bad input, 70 a bug")
 DEFAULT_HOST = "127.0.0.1"
 

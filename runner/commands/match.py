@@ -24,9 +24,8 @@ from runner.games.interface import Game
 from runner.interrupts import Terminated, sigterm_as_interrupt
 from runner.match import MatchRunner, MatchSummary, Player
 from runner.play import plan_match, start_match
-from runner.terminal import MatchDisplay
+from runner.terminal import match_display
 
-HELP = "run a match between bot folders and write its log"
 EXITS = "exit codes: 0 the match was played (even if a bot crashed), 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 70 a bug"
 
 DEFAULT_RUNNER_CONFIG = Path("game-runner-config.json")
@@ -172,8 +171,8 @@ def run(args: argparse.Namespace, streams) -> int:
     )
     folder = _match_folder(args, runner_config)  # last: a folder is created only for a match that starts
     verbose = args.verbose or runner_config.verbose_mode
-    display = MatchDisplay(streams.out, plan.players, None, quiet=args.quiet, verbose=verbose,
-                           end_reasons=dict(game.end_reasons))
+    display = match_display(streams.out, plan.players, None, quiet=args.quiet, verbose=verbose,
+                            end_reasons=dict(game.end_reasons))
     runner = start_match(plan, folder, display, _console_input(streams, game.console_prompt or ""))
     display.set_total(runner.session.turn_limit)
     # what start-up built lives to the end of the match: frozen, the collector's full passes skip it (13% of

@@ -24,8 +24,6 @@ from rich.text import Text
 from runner.errors import ExitCode, UserError
 from runner.games import game_of_log
 
-HELP = ("show a match log turn by turn in the terminal: the board, each player's numbers, commands and errors; "
-        "--html writes a self-contained HTML replay")
 EXITS = "exit codes: 0 shown, 2 not a log or bad input, 70 a bug"
 
 LABEL = "dim"

@@ -19,8 +19,6 @@ from runner.tournament.run import SETTINGS_FILE, TournamentSettings
 from runner.tournament.schedule import SIDED_GAMES
 from runner.tournament.standings import Standings, compute_standings, read_standings
 
-HELP = ("print a tournament's standings (ratings, wins/draws/losses, faults, crosstable) from its folder; --html "
-        "writes them as static web pages")
 EXITS = "exit codes: 0 printed, 2 not a tournament folder, 70 a bug"
 
 #: Above this many bots the crosstable is left to standings.json (it no longer fits a terminal).

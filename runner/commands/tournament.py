@@ -25,7 +25,6 @@ from runner.tournament.records import GameRecord, describe
 from runner.tournament.run import TournamentSettings, claim_folder, prepare, run_tournament
 from runner.tournament.schedule import FORMATS, ROUND_ROBIN
 
-HELP = "play a tournament between bot folders (every pair, seats swapped; tables; sides) and rate the bots"
 EXITS = ("exit codes: 0 every match played (bots that crash or cannot start included), 1 some matches could "
          "not be played (infrastructure errors; --resume retries them), 2 bad input, 130 interrupted (Ctrl-C), "
          "143 terminated (SIGTERM), 70 a bug")

@@ -15,7 +15,6 @@ from runner.games.interface import FileReport
 from runner.schemas import MAX_PROBLEMS
 from runner.validate import kinds, validate_path
 
-HELP = "check bot.json, runner configs, match.json, each game's configs, states and maps, or whole match logs"
 EXITS = "exit codes: 0 every file valid, 1 a problem found, 2 a path unreadable or of unknown kind, 70 a bug"
 
 

@@ -14,7 +14,6 @@ from runner.commands.options import add_game_options, chosen_options
 from runner.errors import ExitCode, UserError
 from runner.games import all_games, game_of_log
 
-HELP = "replay a match log's commands through the rules and compare every turn's files"
 EXITS = "exit codes: 0 identical, 1 different, 2 not a log or bad input, 70 a bug"
 
 

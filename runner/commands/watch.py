@@ -30,7 +30,6 @@ from runner.games.interface import Game
 
 __all__ = ["MatchResult", "WatchPlan", "content_hash", "render_summary", "runner_files", "watch"]
 
-HELP = "watch a bot folder and re-run seeded matches against opponents after every change, with a summary"
 EXITS = "exit codes: 0 stopped (Ctrl-C, or --runs reached), 2 bad input, 70 a bug"
 
 STARTER_BOTS = Path(__file__).resolve().parents[2] / "starter-bots"

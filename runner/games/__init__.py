@@ -25,6 +25,12 @@ GAMES: dict[str, str] = {
 
 DEFAULT_GAME = "tower-defence"
 
+#: A game's own subcommand (`Game.tools`) -> the game defining it: `td-runner NAME` then loads that game alone,
+#: and `td-runner --help` only the games that have tools (tests/games/test_boundaries.py checks this table).
+TOOLS: dict[str, str] = {
+    "warzone-map": "warzone",
+}
+
 
 def get_game(name: str) -> Game:
     """The game called `name`; UserError naming the known games (and a close match) otherwise."""
