@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TextIO
 
 from runner.bots.outcome import TurnOutcome
@@ -10,6 +11,8 @@ from runner.match import MatchSummary, Player
 
 #: The result line shows this many of the game's standings (its first ones: score, health for Tower Defence).
 SHOWN_STANDINGS = 2
+#: Seconds between two updates of the progress line (round number and standings).
+PROGRESS_UPDATE_S = 0.05
 
 
 def _numbers(summary: MatchSummary) -> str:
@@ -104,6 +107,7 @@ class MatchDisplay:
         self.end_reasons = end_reasons or {}
         total = None if max_rounds is None else max_rounds + 1
         self.task = self.progress.add_task("match", total=total, standings="")
+        self.next_update = 0.0  # time.monotonic() of the next progress update
 
     def set_total(self, max_rounds: int | None) -> None:
         """The progress bar's end, once the session knows it."""
@@ -119,12 +123,15 @@ class MatchDisplay:
     def round_played(
         self, round_number: int, session: Session, report: TurnReport, outcomes: dict[str, TurnOutcome]
     ) -> None:
-        standings = session.standings()
-        text = "  ".join(
-            f"{p.seat}: " + " ".join(f"{key} {value}" for key, value in list(standings[p.seat].items())[:2])
-            for p in self.players
-        )
-        self.progress.update(self.task, completed=round_number + 1, standings=text)
+        now = time.monotonic()
+        if now >= self.next_update:  # rich redraws 10 times a second: updating it every turn of a 12,630-turn
+            self.next_update = now + PROGRESS_UPDATE_S  # game cost more than the turn's own work
+            standings = session.standings()
+            text = "  ".join(
+                f"{p.seat}: " + " ".join(f"{key} {value}" for key, value in list(standings[p.seat].items())[:2])
+                for p in self.players
+            )
+            self.progress.update(self.task, completed=round_number + 1, standings=text)
         if self.verbose:
             for event in report.events:  # nothing printed for a round without errors
                 self.progress.console.print(f"round {round_number}: {event}", markup=False)
