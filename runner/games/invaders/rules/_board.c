@@ -1,0 +1,831 @@
+/* The Invaders board in C: the state of spec 3, phases A-G (start_turn), the checked actions, and the three
+ * texts a live turn renders (the spec 7 state JSON, the delta request body, the log line and its record).
+ *
+ * Why: the session's own Python cost was ~80 us a turn, most of it the interpreter touching ~100 towers three
+ * times (rules, request, log); a live match needs ~10 us. The pure Python rules (turn.py, state.py) stay the
+ * reference: this module mirrors them statement for statement, and tests/games/invaders/test_invaders_board.py
+ * compares both byte for byte. Parsing and checking answers stays in Python (actions.py, turn.py), so the
+ * error words have one source: this board only applies actions that were checked there, whose numbers are
+ * then bounded by the gold and the boost cap (64-bit integers cannot overflow in any game that ends).
+ *
+ * Numbers follow the Python rules: hp_multiplier and the hoarding multiplier are doubles written as
+ * json.dumps writes them (repr; an integral value below 2**53 as an int, as jsnum.js_number does).
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifndef BOARD_SOURCE_SHA256 /* setup.py defines it: the digest of this file, for the stale-build guard */
+#define BOARD_SOURCE_SHA256 "unknown"
+#endif
+
+#define CELLS 100
+#define LAST_CELL 99
+#define INCOME_INTERVAL 10
+#define INCOME_INCREASE_INTERVAL 100
+#define HP_MULT_INTERVAL 25000
+#define HOARD_PENALTY_INTERVAL 10
+#define BASE_HP 10
+#define BASE_COST 10
+#define HP_COST 1
+#define DEF_COST 10
+#define RES_COST 10
+#define GROWTH_RATE 1.1
+#define BUILD_COST 10
+#define BUILD_TIME 10
+#define UPGRADE_COST 10
+#define UPGRADE_TIME 10
+#define BOMB_COOLDOWN 5
+#define INITIAL_LIFE 100
+
+enum { TURRET, BOMB, STUNNER, KINDS };
+static const char *const KIND_NAMES[KINDS] = {"turret", "bomb", "stunner"};
+static const long long INITIAL_RANGE[KINDS] = {1, 2, 0};
+static PyObject *kind_strings[KINDS]; /* interned "turret", "bomb", "stunner" */
+static PyObject *invader_class, *tower_class; /* rules.state.Invader and Tower, for read-only copies (bind) */
+
+typedef struct {
+    int present;
+    long long hp, maxhp, defense, stun_res, stun_time;
+} Invader;
+
+typedef struct {
+    int present, kind;
+    long long level, power, range, cooldown;
+    unsigned long long serial; /* which build this is: the delta's "same tower object" */
+} Tower;
+
+typedef struct {
+    int present;
+    unsigned long long serial;
+    long long level, cooldown;
+} SentTower;
+
+typedef struct {
+    PyObject_HEAD
+    Invader invaders[CELLS];
+    Tower towers[CELLS];
+    long long turn, invader_gold, invader_income, invader_boost_max, turns_since_spawn, defender_gold,
+        defender_life;
+    double hp_multiplier;
+    int has_penalty; /* the hoarding penalty of the last start_turn */
+    long long penalty_base;
+    double penalty_mult;
+    unsigned long long next_serial, tower_version; /* tower_version moves on at any change to a tower */
+    SentTower sent[CELLS];                         /* the towers as of the last delta */
+    unsigned long long record_version, slots_version;
+    PyObject *record_lists; /* the `tw` rows of the record as of record_version */
+    PyObject *record_text;  /* bytes: the `tw` text as of record_version */
+    PyObject *slots_text;   /* bytes: the towerSlots text as of slots_version */
+} Board;
+
+static int positional(const char *name, Py_ssize_t nargs, Py_ssize_t least, Py_ssize_t most) {
+    if (nargs >= least && nargs <= most) return 1;
+    PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, most, nargs);
+    return 0;
+}
+
+/* ---- a growing byte buffer -------------------------------------------------------------------------- */
+
+typedef struct {
+    char *data;
+    Py_ssize_t size, capacity;
+    char stack[16384];
+} Buffer;
+
+static void buf_init(Buffer *b) {
+    b->data = b->stack;
+    b->size = 0;
+    b->capacity = sizeof(b->stack);
+}
+
+static void buf_free(Buffer *b) {
+    if (b->data != b->stack) PyMem_Free(b->data);
+}
+
+static int buf_reserve(Buffer *b, Py_ssize_t more) {
+    if (b->size + more <= b->capacity) return 0;
+    Py_ssize_t capacity = b->capacity * 2;
+    while (capacity < b->size + more) capacity *= 2;
+    char *data = PyMem_Malloc(capacity);
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(data, b->data, b->size);
+    buf_free(b);
+    b->data = data;
+    b->capacity = capacity;
+    return 0;
+}
+
+static int buf_add(Buffer *b, const char *text, Py_ssize_t length) {
+    if (buf_reserve(b, length) < 0) return -1;
+    memcpy(b->data + b->size, text, length);
+    b->size += length;
+    return 0;
+}
+
+#define BUF_LIT(b, text) buf_add((b), (text), (Py_ssize_t)(sizeof(text) - 1))
+
+static int buf_int(Buffer *b, long long value) {
+    char digits[24];
+    int n = 0;
+    unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+    if (buf_reserve(b, 21) < 0) return -1;
+    do {
+        digits[n++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    if (value < 0) b->data[b->size++] = '-';
+    while (n) b->data[b->size++] = digits[--n];
+    return 0;
+}
+
+static int buf_str(Buffer *b, const char *text) { return buf_add(b, text, (Py_ssize_t)strlen(text)); }
+
+/* jsnum.js_number then json.dumps: an integral double below 2**53 as an int, else float repr. */
+static int is_js_int(double value) { return isfinite(value) && floor(value) == value && fabs(value) < 9007199254740992.0; }
+
+static int buf_number(Buffer *b, double value) {
+    if (is_js_int(value)) return buf_int(b, (long long)value);
+    if (isnan(value)) return BUF_LIT(b, "NaN");
+    if (isinf(value)) return value > 0 ? BUF_LIT(b, "Infinity") : BUF_LIT(b, "-Infinity");
+    char *text = PyOS_double_to_string(value, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+    if (text == NULL) return -1;
+    int result = buf_str(b, text);
+    PyMem_Free(text);
+    return result;
+}
+
+static PyObject *number_object(double value) {
+    if (is_js_int(value)) return PyLong_FromLongLong((long long)value);
+    return PyFloat_FromDouble(value);
+}
+
+static PyObject *buf_unicode(Buffer *b) { return PyUnicode_DecodeASCII(b->data, b->size, NULL); }
+
+/* ---- the rules (turn.py) ------------------------------------------------------------------------------ */
+
+static void damage(Board *self, int cell, long long power) {
+    /* spec 4 A: damage is max(power - defense, 1); a dead invader leaves its cell at once */
+    Invader *invader = &self->invaders[cell];
+    long long loss = power - invader->defense;
+    invader->hp -= loss > 1 ? loss : 1;
+    if (invader->hp <= 0) invader->present = 0;
+}
+
+static void run_towers(Board *self) {
+    /* spec 4 A: towers act from cell 99 down to 0; a tower on cooldown only counts down */
+    for (int pos = LAST_CELL; pos >= 0; pos--) {
+        Tower *tower = &self->towers[pos];
+        if (!tower->present) continue;
+        if (tower->cooldown) {
+            tower->cooldown -= 1;
+            self->tower_version++;
+            continue;
+        }
+        long long reach = tower->range;
+        long long low = pos > reach ? pos - reach : 0; /* spec 3.1: cells outside 0..99 are empty */
+        long long high = pos + reach > LAST_CELL ? LAST_CELL : pos + reach;
+        if (tower->kind == TURRET) {
+            for (long long cell = high; cell >= low; cell--) { /* farthest-along invader first */
+                if (self->invaders[cell].present) {
+                    damage(self, (int)cell, tower->power);
+                    break;
+                }
+            }
+        } else if (tower->kind == STUNNER) {
+            for (long long cell = high; cell >= low; cell--) {
+                Invader *invader = &self->invaders[cell];
+                if (invader->present && invader->stun_time == 0) {
+                    long long resisted = tower->power - invader->stun_res;
+                    invader->stun_time = resisted > 0 ? resisted : 0;
+                    tower->cooldown = tower->power + 1; /* even when fully resisted */
+                    self->tower_version++;
+                    break;
+                }
+            }
+        } else if (self->invaders[pos].present) { /* bomb: only its own cell triggers it */
+            for (long long cell = low; cell <= high; cell++)
+                if (self->invaders[cell].present) damage(self, (int)cell, tower->power);
+            tower->cooldown = BOMB_COOLDOWN;
+            self->tower_version++;
+        }
+    }
+}
+
+static void move_invaders(Board *self) {
+    /* spec 4 B: farthest first, so a queue behind a moving leader advances together */
+    for (int cell = LAST_CELL; cell >= 0; cell--) {
+        Invader *invader = &self->invaders[cell];
+        if (!invader->present) continue;
+        if (invader->stun_time > 0) {
+            invader->stun_time -= 1;
+        } else if (cell == LAST_CELL) {
+            invader->present = 0;
+            self->defender_life -= 1;
+        } else if (!self->invaders[cell + 1].present) {
+            self->invaders[cell + 1] = *invader;
+            invader->present = 0;
+        }
+    }
+}
+
+static int charge_hoarding(Board *self) {
+    /* spec 4 C: every 10 turns without a spawn past the first 10, lose trunc(base * mult) gold */
+    self->has_penalty = 0;
+    self->turns_since_spawn += 1;
+    if (self->turns_since_spawn % HOARD_PENALTY_INTERVAL) return 0;
+    long long base = self->turns_since_spawn / HOARD_PENALTY_INTERVAL - 1;
+    if (base <= 0) return 0;
+    if (self->invader_income < 10) {
+        PyErr_SetString(PyExc_ValueError, "math domain error"); /* as math.sqrt in the Python rules */
+        return -1;
+    }
+    double mult = sqrt((double)(self->invader_income - 10));
+    if (mult < 1) mult = 1;
+    self->invader_gold -= (long long)((double)base * mult);
+    if (self->invader_gold < 0) self->invader_gold = 0;
+    self->has_penalty = 1;
+    self->penalty_base = base;
+    self->penalty_mult = mult;
+    return 0;
+}
+
+static void grow_economy(Board *self) {
+    /* spec 4 D-G: the clock, income every 10 turns, growth every 100, the HP multiplier every 25000 */
+    long long turn = ++self->turn;
+    if (turn % INCOME_INTERVAL) return;
+    self->invader_gold += self->invader_income;
+    self->defender_gold += 1;
+    if (turn % INCOME_INCREASE_INTERVAL == 0) {
+        long long digits = 0; /* trunc(log10(T)): the digit count minus one */
+        for (long long rest = turn; rest >= 10; rest /= 10) digits++;
+        self->invader_income += digits - 1;
+        self->invader_boost_max += digits;
+    }
+    if (turn % HP_MULT_INTERVAL == 0) self->hp_multiplier *= GROWTH_RATE;
+}
+
+static PyObject *penalty_tuple(Board *self) {
+    if (!self->has_penalty) Py_RETURN_NONE;
+    /* max(sqrt(x), 1) in Python is the int 1 when the root is below 1 */
+    PyObject *mult = self->penalty_mult == 1.0 && self->invader_income - 10 < 1 ? PyLong_FromLong(1)
+                                                                              : PyFloat_FromDouble(self->penalty_mult);
+    if (mult == NULL) return NULL;
+    return Py_BuildValue("(LN)", self->penalty_base, mult);
+}
+
+static PyObject *Board_start_turn(Board *self, PyObject *unused) {
+    run_towers(self);
+    move_invaders(self);
+    if (charge_hoarding(self) < 0) return NULL;
+    grow_economy(self);
+    return penalty_tuple(self);
+}
+
+static int to_int32(double number, long long *out) {
+    /* JavaScript `x | 0` (ToInt32): truncate, wrap modulo 2**32 */
+    if (!isfinite(number)) {
+        *out = 0;
+        return 0;
+    }
+    double wrapped = fmod(trunc(number), 4294967296.0);
+    if (wrapped < 0) wrapped += 4294967296.0;
+    unsigned long long bits = (unsigned long long)wrapped;
+    *out = bits >= 2147483648ULL ? (long long)bits - 4294967296LL : (long long)bits;
+    return 0;
+}
+
+static PyObject *Board_spawn(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* spec 4 I: a spawn check_spawn passed; only defense and stun resistance escape the HP multiplier */
+    long long hp, defense, stun_res, points;
+    if (!positional("spawn", nargs, 3, 3)) return NULL;
+    hp = PyLong_AsLongLong(args[0]);
+    defense = PyLong_AsLongLong(args[1]);
+    stun_res = PyLong_AsLongLong(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    if (hp < 0 || defense < 0 || stun_res < 0 || self->invaders[0].present) {
+        PyErr_SetString(PyExc_ValueError, "spawn: not a checked spawn");
+        return NULL;
+    }
+    to_int32((double)(BASE_HP + hp) * self->hp_multiplier, &points);
+    Invader *invader = &self->invaders[0];
+    invader->present = 1;
+    invader->hp = invader->maxhp = points;
+    invader->defense = defense;
+    invader->stun_res = stun_res;
+    invader->stun_time = 0;
+    self->invader_gold -= BASE_COST + HP_COST * hp + DEF_COST * defense + RES_COST * stun_res;
+    self->turns_since_spawn = 0;
+    Py_RETURN_NONE;
+}
+
+static int cell_arg(PyObject *value, int *pos) {
+    long number = PyLong_AsLong(value);
+    if (number == -1 && PyErr_Occurred()) return -1;
+    if (number < 0 || number > LAST_CELL) {
+        PyErr_SetString(PyExc_ValueError, "pos must be in 0..99");
+        return -1;
+    }
+    *pos = (int)number;
+    return 0;
+}
+
+static int kind_of(PyObject *name) {
+    for (int kind = 0; kind < KINDS; kind++)
+        if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, KIND_NAMES[kind]) == 0) return kind;
+    return -1;
+}
+
+static PyObject *Board_build(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    int pos, kind;
+    if (!positional("build", nargs, 2, 2) || cell_arg(args[0], &pos) < 0) return NULL;
+    kind = kind_of(args[1]);
+    if (kind < 0 || self->towers[pos].present) {
+        PyErr_SetString(PyExc_ValueError, "build: not a checked build");
+        return NULL;
+    }
+    Tower *tower = &self->towers[pos];
+    tower->present = 1;
+    tower->kind = kind;
+    tower->level = 0;
+    tower->power = 1;
+    tower->range = INITIAL_RANGE[kind];
+    tower->cooldown = BUILD_TIME;
+    tower->serial = ++self->next_serial;
+    self->tower_version++;
+    self->defender_gold -= BUILD_COST;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Board_upgrade(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    int pos;
+    if (!positional("upgrade", nargs, 2, 2) || cell_arg(args[0], &pos) < 0) return NULL;
+    int power = PyUnicode_Check(args[1]) && PyUnicode_CompareWithASCIIString(args[1], "power") == 0;
+    int range = PyUnicode_Check(args[1]) && PyUnicode_CompareWithASCIIString(args[1], "range") == 0;
+    Tower *tower = &self->towers[pos];
+    if (!tower->present || !(power || range)) {
+        PyErr_SetString(PyExc_ValueError, "upgrade: not a checked upgrade");
+        return NULL;
+    }
+    tower->level += 1;
+    if (power)
+        tower->power += 1;
+    else
+        tower->range += 1;
+    tower->cooldown = UPGRADE_TIME; /* spec 13 #5: overwrites any cooldown */
+    self->tower_version++;
+    self->defender_gold -= UPGRADE_COST;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Board_destroy(Board *self, PyObject *arg) {
+    int pos;
+    if (cell_arg(arg, &pos) < 0) return NULL;
+    Tower *tower = &self->towers[pos];
+    if (!tower->present) {
+        PyErr_SetString(PyExc_ValueError, "destroy: not a checked destroy");
+        return NULL;
+    }
+    tower->present = 0;
+    self->tower_version++;
+    self->defender_gold += (BUILD_COST + UPGRADE_COST * tower->level) / 2; /* half of what was spent */
+    Py_RETURN_NONE;
+}
+
+/* ---- texts ------------------------------------------------------------------------------------------- */
+
+static PyObject *cached_bytes(PyObject **slot, Buffer *b) {
+    PyObject *text = PyBytes_FromStringAndSize(b->data, b->size);
+    if (text == NULL) return NULL;
+    Py_XSETREF(*slot, text);
+    return text;
+}
+
+static PyObject *tower_slots_text(Board *self) {
+    /* the towerSlots array of spec 7, kept while no tower changed */
+    if (self->slots_text != NULL && self->slots_version == self->tower_version) return self->slots_text;
+    Buffer b;
+    buf_init(&b);
+    int failed = BUF_LIT(&b, "[");
+    for (int pos = 0; pos < CELLS && !failed; pos++) {
+        const Tower *t = &self->towers[pos];
+        if (pos) failed |= BUF_LIT(&b, ",");
+        if (!t->present) {
+            failed |= BUF_LIT(&b, "null");
+            continue;
+        }
+        failed |= BUF_LIT(&b, "{\"level\":") | buf_int(&b, t->level) | BUF_LIT(&b, ",\"pos\":") | buf_int(&b, pos) |
+                  BUF_LIT(&b, ",\"power\":") | buf_int(&b, t->power) | BUF_LIT(&b, ",\"range\":") |
+                  buf_int(&b, t->range) | BUF_LIT(&b, ",\"cooldown\":") | buf_int(&b, t->cooldown) |
+                  BUF_LIT(&b, ",\"type\":\"") | buf_str(&b, KIND_NAMES[t->kind]) | BUF_LIT(&b, "\"}");
+    }
+    failed |= BUF_LIT(&b, "]");
+    PyObject *text = failed ? NULL : cached_bytes(&self->slots_text, &b);
+    buf_free(&b);
+    if (text != NULL) self->slots_version = self->tower_version;
+    return text;
+}
+
+static PyObject *Board_state_json(Board *self, PyObject *unused) {
+    /* protocol/lines.py render_state_json: the spec 7 view as compact JSON */
+    PyObject *slots = tower_slots_text(self);
+    if (slots == NULL) return NULL;
+    Buffer b;
+    buf_init(&b);
+    int failed = BUF_LIT(&b, "{\"turnNumber\":") | buf_int(&b, self->turn) | BUF_LIT(&b, ",\"invaderGold\":") |
+                 buf_int(&b, self->invader_gold) | BUF_LIT(&b, ",\"invaderIncome\":") |
+                 buf_int(&b, self->invader_income) | BUF_LIT(&b, ",\"invaderBoostMax\":") |
+                 buf_int(&b, self->invader_boost_max) | BUF_LIT(&b, ",\"invaderHPMultiplier\":") |
+                 buf_number(&b, self->hp_multiplier) | BUF_LIT(&b, ",\"turnsSinceLastSpawn\":") |
+                 buf_int(&b, self->turns_since_spawn) | BUF_LIT(&b, ",\"defenderGold\":") |
+                 buf_int(&b, self->defender_gold) | BUF_LIT(&b, ",\"defenderLife\":") |
+                 buf_int(&b, self->defender_life) | BUF_LIT(&b, ",\"invaderSlots\":[");
+    for (int pos = 0; pos < CELLS && !failed; pos++) {
+        const Invader *i = &self->invaders[pos];
+        if (pos) failed |= BUF_LIT(&b, ",");
+        if (!i->present) {
+            failed |= BUF_LIT(&b, "null");
+            continue;
+        }
+        failed |= BUF_LIT(&b, "{\"pos\":") | buf_int(&b, pos) | BUF_LIT(&b, ",\"hp\":") | buf_int(&b, i->hp) |
+                  BUF_LIT(&b, ",\"maxhp\":") | buf_int(&b, i->maxhp) | BUF_LIT(&b, ",\"defense\":") |
+                  buf_int(&b, i->defense) | BUF_LIT(&b, ",\"stunRes\":") | buf_int(&b, i->stun_res) |
+                  BUF_LIT(&b, ",\"stunTime\":") | buf_int(&b, i->stun_time) | BUF_LIT(&b, "}");
+    }
+    failed |= BUF_LIT(&b, "],\"towerSlots\":") |
+              buf_add(&b, PyBytes_AS_STRING(slots), PyBytes_GET_SIZE(slots)) | BUF_LIT(&b, "}");
+    PyObject *result = failed ? NULL : buf_unicode(&b);
+    buf_free(&b);
+    return result;
+}
+
+static int flat_invaders(Board *self, Buffer *b, int bracketed) {
+    /* every invader's six numbers: flat (the delta's `iv`) or one array each (the record's `iv`) */
+    int failed = 0, first = 1;
+    for (int pos = 0; pos < CELLS && !failed; pos++) {
+        const Invader *i = &self->invaders[pos];
+        if (!i->present) continue;
+        if (!first) failed |= BUF_LIT(b, ",");
+        first = 0;
+        if (bracketed) failed |= BUF_LIT(b, "[");
+        failed |= buf_int(b, pos) | BUF_LIT(b, ",") | buf_int(b, i->hp) | BUF_LIT(b, ",") | buf_int(b, i->maxhp) |
+                  BUF_LIT(b, ",") | buf_int(b, i->defense) | BUF_LIT(b, ",") | buf_int(b, i->stun_res) |
+                  BUF_LIT(b, ",") | buf_int(b, i->stun_time);
+        if (bracketed) failed |= BUF_LIT(b, "]");
+    }
+    return failed;
+}
+
+static PyObject *Board_delta(Board *self, PyObject *unused) {
+    /* protocol/lines.py render_delta: the body of a delta request, moving the memory of towers sent on */
+    Buffer b;
+    buf_init(&b);
+    int failed = BUF_LIT(&b, "\"delta\":[") | buf_int(&b, self->turn) | BUF_LIT(&b, ",") |
+                 buf_int(&b, self->invader_gold) | BUF_LIT(&b, ",") | buf_int(&b, self->invader_income) |
+                 BUF_LIT(&b, ",") | buf_int(&b, self->invader_boost_max) | BUF_LIT(&b, ",") |
+                 buf_number(&b, self->hp_multiplier) | BUF_LIT(&b, ",") | buf_int(&b, self->turns_since_spawn) |
+                 BUF_LIT(&b, ",") | buf_int(&b, self->defender_gold) | BUF_LIT(&b, ",") |
+                 buf_int(&b, self->defender_life) | BUF_LIT(&b, "],\"iv\":[");
+    failed |= flat_invaders(self, &b, 0) || BUF_LIT(&b, "],\"tw\":[");
+    int first = 1;
+    for (int pos = 0; pos < CELLS && !failed; pos++) {
+        const Tower *t = &self->towers[pos];
+        SentTower *sent = &self->sent[pos];
+        if (!t->present) {
+            if (sent->present) {
+                failed |= (first ? 0 : BUF_LIT(&b, ",")) | BUF_LIT(&b, "[") | buf_int(&b, pos) | BUF_LIT(&b, "]");
+                first = 0;
+                sent->present = 0;
+            }
+        } else if (!sent->present || sent->serial != t->serial || sent->level != t->level ||
+                   sent->cooldown != t->cooldown) {
+            sent->present = 1;
+            sent->serial = t->serial;
+            sent->level = t->level;
+            sent->cooldown = t->cooldown;
+            failed |= (first ? 0 : BUF_LIT(&b, ",")) | BUF_LIT(&b, "[") | buf_int(&b, pos) | BUF_LIT(&b, ",") |
+                      buf_int(&b, t->level) | BUF_LIT(&b, ",") | buf_int(&b, t->power) | BUF_LIT(&b, ",") |
+                      buf_int(&b, t->range) | BUF_LIT(&b, ",") | buf_int(&b, t->cooldown) | BUF_LIT(&b, ",\"") |
+                      buf_str(&b, KIND_NAMES[t->kind]) | BUF_LIT(&b, "\"]");
+            first = 0;
+        }
+    }
+    failed |= BUF_LIT(&b, "]");
+    PyObject *result = failed ? NULL : buf_unicode(&b);
+    buf_free(&b);
+    return result;
+}
+
+static int record_towers(Board *self) {
+    /* the record's `tw` rows (lists and text), kept while no tower changed */
+    if (self->record_lists != NULL && self->record_version == self->tower_version) return 0;
+    PyObject *lists = PyList_New(0);
+    if (lists == NULL) return -1;
+    Buffer b;
+    buf_init(&b);
+    int failed = BUF_LIT(&b, "[");
+    for (int pos = 0; pos < CELLS && !failed; pos++) {
+        const Tower *t = &self->towers[pos];
+        if (!t->present) continue;
+        PyObject *row = Py_BuildValue("[iOLLLL]", pos, kind_strings[t->kind], t->power, t->range, t->cooldown,
+                                      t->level);
+        if (row == NULL || PyList_Append(lists, row) < 0) failed = 1;
+        Py_XDECREF(row);
+        failed |= (PyList_GET_SIZE(lists) > 1 ? BUF_LIT(&b, ",") : 0) | BUF_LIT(&b, "[") | buf_int(&b, pos) |
+                  BUF_LIT(&b, ",\"") | buf_str(&b, KIND_NAMES[t->kind]) | BUF_LIT(&b, "\",") |
+                  buf_int(&b, t->power) | BUF_LIT(&b, ",") | buf_int(&b, t->range) | BUF_LIT(&b, ",") |
+                  buf_int(&b, t->cooldown) | BUF_LIT(&b, ",") | buf_int(&b, t->level) | BUF_LIT(&b, "]");
+    }
+    failed |= BUF_LIT(&b, "]");
+    if (failed || cached_bytes(&self->record_text, &b) == NULL) {
+        buf_free(&b);
+        Py_DECREF(lists);
+        return -1;
+    }
+    buf_free(&b);
+    Py_XSETREF(self->record_lists, lists);
+    self->record_version = self->tower_version;
+    return 0;
+}
+
+static PyObject *invader_lists(Board *self) {
+    PyObject *lists = PyList_New(0);
+    for (int pos = 0; pos < CELLS && lists != NULL; pos++) {
+        const Invader *i = &self->invaders[pos];
+        if (!i->present) continue;
+        PyObject *row = Py_BuildValue("[iLLLLL]", pos, i->hp, i->maxhp, i->defense, i->stun_res, i->stun_time);
+        if (row == NULL || PyList_Append(lists, row) < 0) Py_CLEAR(lists);
+        Py_XDECREF(row);
+    }
+    return lists;
+}
+
+static int put_ll(PyObject *dict, const char *key, long long value) {
+    PyObject *number = PyLong_FromLongLong(value);
+    if (number == NULL) return -1;
+    int result = PyDict_SetItemString(dict, key, number);
+    Py_DECREF(number);
+    return result;
+}
+
+static int put(PyObject *dict, const char *key, PyObject *value) {
+    if (value == NULL) return -1;
+    int result = PyDict_SetItemString(dict, key, value);
+    Py_DECREF(value);
+    return result;
+}
+
+static int text_arg(PyObject *value, const char **text, Py_ssize_t *length) {
+    *text = PyUnicode_AsUTF8AndSize(value, length);
+    return *text == NULL ? -1 : 0;
+}
+
+/* record(invader, defender, invader_json, defender_json, spawned, ir, dr, ir_json, dr_json) -> (dict, line):
+ * protocol/record.py RecordRenderer.render without faults and dq (the caller adds those: the line then
+ * loses its closing brace). The *_json arguments are json.dumps's text of the values before them. */
+static PyObject *Board_record(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (!positional("record", nargs, 9, 9)) return NULL;
+    const char *texts[4];
+    Py_ssize_t lengths[4];
+    const int json_args[4] = {2, 3, 7, 8};
+    for (int n = 0; n < 4; n++)
+        if (text_arg(args[json_args[n]], &texts[n], &lengths[n]) < 0) return NULL;
+    int spawned = PyObject_IsTrue(args[4]);
+    if (spawned < 0 || record_towers(self) < 0) return NULL;
+    int over = self->defender_life <= 0;
+
+    PyObject *record = PyDict_New();
+    if (record == NULL) return NULL;
+    int failed = put_ll(record, "t", self->turn) | put_ll(record, "ig", self->invader_gold) |
+                 put_ll(record, "dg", self->defender_gold) | put_ll(record, "life", self->defender_life) |
+                 put_ll(record, "thru", INITIAL_LIFE - self->defender_life) |
+                 put_ll(record, "inc", self->invader_income) | put_ll(record, "bmax", self->invader_boost_max) |
+                 put(record, "hpm", number_object(self->hp_multiplier)) |
+                 put_ll(record, "tsls", self->turns_since_spawn) | PyDict_SetItemString(record, "ia", args[0]) |
+                 PyDict_SetItemString(record, "da", args[1]) |
+                 PyDict_SetItemString(record, "sp", spawned ? Py_True : Py_False);
+    if (!failed && self->has_penalty)
+        failed |= put(record, "pen", Py_BuildValue("[LN]", self->penalty_base, number_object(self->penalty_mult)));
+    if (!failed && over) failed |= PyDict_SetItemString(record, "end", Py_True);
+    if (!failed)
+        failed |= PyDict_SetItemString(record, "tw", self->record_lists) | put(record, "iv", invader_lists(self)) |
+                  PyDict_SetItemString(record, "ir", args[5]) | PyDict_SetItemString(record, "dr", args[6]);
+    if (failed) {
+        Py_DECREF(record);
+        return NULL;
+    }
+
+    Buffer b;
+    buf_init(&b);
+    failed = BUF_LIT(&b, "{\"t\":") | buf_int(&b, self->turn) | BUF_LIT(&b, ",\"ig\":") |
+             buf_int(&b, self->invader_gold) | BUF_LIT(&b, ",\"dg\":") | buf_int(&b, self->defender_gold) |
+             BUF_LIT(&b, ",\"life\":") | buf_int(&b, self->defender_life) | BUF_LIT(&b, ",\"thru\":") |
+             buf_int(&b, INITIAL_LIFE - self->defender_life) | BUF_LIT(&b, ",\"inc\":") |
+             buf_int(&b, self->invader_income) | BUF_LIT(&b, ",\"bmax\":") | buf_int(&b, self->invader_boost_max) |
+             BUF_LIT(&b, ",\"hpm\":") | buf_number(&b, self->hp_multiplier) | BUF_LIT(&b, ",\"tsls\":") |
+             buf_int(&b, self->turns_since_spawn) | BUF_LIT(&b, ",\"ia\":") | buf_add(&b, texts[0], lengths[0]) |
+             BUF_LIT(&b, ",\"da\":") | buf_add(&b, texts[1], lengths[1]) |
+             (spawned ? BUF_LIT(&b, ",\"sp\":true") : BUF_LIT(&b, ",\"sp\":false"));
+    if (self->has_penalty)
+        failed |= BUF_LIT(&b, ",\"pen\":[") | buf_int(&b, self->penalty_base) | BUF_LIT(&b, ",") |
+                  buf_number(&b, self->penalty_mult) | BUF_LIT(&b, "]");
+    if (over) failed |= BUF_LIT(&b, ",\"end\":true");
+    failed |= BUF_LIT(&b, ",\"tw\":") |
+              buf_add(&b, PyBytes_AS_STRING(self->record_text), PyBytes_GET_SIZE(self->record_text)) |
+              BUF_LIT(&b, ",\"iv\":[");
+    failed |= flat_invaders(self, &b, 1) || BUF_LIT(&b, "],\"ir\":") || buf_add(&b, texts[2], lengths[2]) ||
+              BUF_LIT(&b, ",\"dr\":") || buf_add(&b, texts[3], lengths[3]) || BUF_LIT(&b, "}");
+    PyObject *line = failed ? NULL : PyUnicode_DecodeUTF8(b.data, b.size, NULL);
+    buf_free(&b);
+    if (line == NULL) {
+        Py_DECREF(record);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", record, line);
+}
+
+/* ---- read access for the Python checks and views: rows of copies ---------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    Board *board;
+    int towers; /* 0: the invader row, 1: the tower row */
+} Row;
+
+static PyTypeObject RowType;
+
+static PyObject *Row_item(Row *self, Py_ssize_t index) {
+    if (index < 0 || index >= CELLS) {
+        PyErr_SetString(PyExc_IndexError, "row index out of range");
+        return NULL;
+    }
+    if (invader_class == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_board.bind(Invader, Tower) was not called");
+        return NULL;
+    }
+    if (self->towers) {
+        const Tower *t = &self->board->towers[index];
+        if (!t->present) Py_RETURN_NONE;
+        return PyObject_CallFunction(tower_class, "nOLLLL", index, kind_strings[t->kind], t->level, t->power,
+                                     t->range, t->cooldown);
+    }
+    const Invader *i = &self->board->invaders[index];
+    if (!i->present) Py_RETURN_NONE;
+    return PyObject_CallFunction(invader_class, "nLLLLL", index, i->hp, i->maxhp, i->defense, i->stun_res,
+                                 i->stun_time);
+}
+
+static Py_ssize_t Row_length(Row *self) { return CELLS; }
+
+static void Row_dealloc(Row *self) {
+    Py_XDECREF(self->board);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PySequenceMethods Row_sequence = {
+    .sq_length = (lenfunc)Row_length,
+    .sq_item = (ssizeargfunc)Row_item,
+};
+
+static PyTypeObject RowType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "runner.games.invaders.rules._board.Row",
+    .tp_doc = "A read-only row of the board: 100 cells, each a copy (Invader or Tower) or None.",
+    .tp_basicsize = sizeof(Row),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)Row_dealloc,
+    .tp_as_sequence = &Row_sequence,
+};
+
+static PyObject *make_row(Board *board, int towers) {
+    Row *row = PyObject_New(Row, &RowType);
+    if (row == NULL) return NULL;
+    Py_INCREF(board);
+    row->board = board;
+    row->towers = towers;
+    return (PyObject *)row;
+}
+
+static PyObject *Board_get_invaders(Board *self, void *unused) { return make_row(self, 0); }
+static PyObject *Board_get_towers(Board *self, void *unused) { return make_row(self, 1); }
+static PyObject *Board_get_through(Board *self, void *unused) {
+    return PyLong_FromLongLong(INITIAL_LIFE - self->defender_life);
+}
+
+/* ---- the type ------------------------------------------------------------------------------------------- */
+
+static int Board_init(Board *self, PyObject *args, PyObject *kwargs) {
+    if ((kwargs != NULL && PyDict_GET_SIZE(kwargs)) || PyTuple_GET_SIZE(args)) {
+        PyErr_SetString(PyExc_TypeError, "Board() takes no arguments");
+        return -1;
+    }
+    memset(self->invaders, 0, sizeof(self->invaders));
+    memset(self->towers, 0, sizeof(self->towers));
+    memset(self->sent, 0, sizeof(self->sent));
+    self->turn = 0;
+    self->invader_gold = 0;
+    self->invader_income = 10;
+    self->invader_boost_max = 0;
+    self->hp_multiplier = 1.0;
+    self->turns_since_spawn = 0;
+    self->defender_gold = 50;
+    self->defender_life = INITIAL_LIFE;
+    self->has_penalty = 0;
+    self->next_serial = 0;
+    self->tower_version++;
+    return 0;
+}
+
+static void Board_dealloc(Board *self) {
+    Py_XDECREF(self->record_lists);
+    Py_XDECREF(self->record_text);
+    Py_XDECREF(self->slots_text);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef Board_members[] = {
+    {"turn", T_LONGLONG, offsetof(Board, turn), 0, NULL},
+    {"invader_gold", T_LONGLONG, offsetof(Board, invader_gold), 0, NULL},
+    {"invader_income", T_LONGLONG, offsetof(Board, invader_income), 0, NULL},
+    {"invader_boost_max", T_LONGLONG, offsetof(Board, invader_boost_max), 0, NULL},
+    {"hp_multiplier", T_DOUBLE, offsetof(Board, hp_multiplier), 0, NULL},
+    {"turns_since_spawn", T_LONGLONG, offsetof(Board, turns_since_spawn), 0, NULL},
+    {"defender_gold", T_LONGLONG, offsetof(Board, defender_gold), 0, NULL},
+    {"defender_life", T_LONGLONG, offsetof(Board, defender_life), 0, NULL},
+    {NULL},
+};
+
+static PyGetSetDef Board_getset[] = {
+    {"invaders", (getter)Board_get_invaders, NULL, "the invader row (copies)", NULL},
+    {"towers", (getter)Board_get_towers, NULL, "the tower row (copies)", NULL},
+    {"invaders_through", (getter)Board_get_through, NULL, "invaders that walked off the end", NULL},
+    {NULL},
+};
+
+static PyMethodDef Board_methods[] = {
+    {"start_turn", (PyCFunction)Board_start_turn, METH_NOARGS,
+     "Phases A-G of the next turn (turn.start_turn); the penalty as (base, mult) or None."},
+    {"spawn", (PyCFunction)(void (*)(void))Board_spawn, METH_FASTCALL, "spawn(hp, defense, stun_res): checked."},
+    {"build", (PyCFunction)(void (*)(void))Board_build, METH_FASTCALL, "build(pos, type): checked."},
+    {"upgrade", (PyCFunction)(void (*)(void))Board_upgrade, METH_FASTCALL, "upgrade(pos, stat): checked."},
+    {"destroy", (PyCFunction)Board_destroy, METH_O, "destroy(pos): checked."},
+    {"state_json", (PyCFunction)Board_state_json, METH_NOARGS, "render_state_json's text."},
+    {"delta", (PyCFunction)Board_delta, METH_NOARGS, "render_delta's body; moves the towers sent on."},
+    {"record", (PyCFunction)(void (*)(void))Board_record, METH_FASTCALL, "(record, line) of a played turn."},
+    {NULL},
+};
+
+static PyTypeObject BoardType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "runner.games.invaders.rules._board.Board",
+    .tp_doc = "The Invaders state (spec 3) with phases A-G, checked actions and the turn's texts in C.",
+    .tp_basicsize = sizeof(Board),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Board_init,
+    .tp_dealloc = (destructor)Board_dealloc,
+    .tp_members = Board_members,
+    .tp_getset = Board_getset,
+    .tp_methods = Board_methods,
+};
+
+static PyObject *bind(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (!positional("bind", nargs, 2, 2)) return NULL;
+    Py_INCREF(args[0]);
+    Py_INCREF(args[1]);
+    Py_XSETREF(invader_class, args[0]);
+    Py_XSETREF(tower_class, args[1]);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"bind", (PyCFunction)(void (*)(void))bind, METH_FASTCALL,
+     "bind(Invader, Tower): the classes of the copies the rows return."},
+    {NULL},
+};
+
+static struct PyModuleDef board_module = {
+    PyModuleDef_HEAD_INIT, "_board", "The Invaders board and a turn's hot path in C (see _board.c).", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC PyInit__board(void) {
+    if (PyType_Ready(&BoardType) < 0 || PyType_Ready(&RowType) < 0) return NULL;
+    for (int kind = 0; kind < KINDS; kind++)
+        if (kind_strings[kind] == NULL && (kind_strings[kind] = PyUnicode_InternFromString(KIND_NAMES[kind])) == NULL)
+            return NULL;
+    PyObject *module = PyModule_Create(&board_module);
+    if (module == NULL) return NULL;
+    Py_INCREF(&BoardType);
+    if (PyModule_AddObject(module, "Board", (PyObject *)&BoardType) < 0 ||
+        PyModule_AddStringConstant(module, "SOURCE_SHA256", BOARD_SOURCE_SHA256) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
