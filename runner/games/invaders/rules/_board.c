@@ -523,6 +523,24 @@ static PyObject *Board_delta(Board *self, PyObject *unused) {
     return result;
 }
 
+/* A record's lists hold numbers and strings only, so they cannot be part of a reference cycle: they are left
+ * out of the garbage collector's lists (as CPython does for such tuples and dicts), which otherwise spends
+ * more time visiting them in its young-generation passes than it takes to build them. */
+static PyObject *untracked(PyObject *list) {
+    if (list != NULL) PyObject_GC_UnTrack(list);
+    return list;
+}
+
+static PyObject *int_list(const long long *values, int count) {
+    PyObject *list = PyList_New(count);
+    for (int n = 0; n < count && list != NULL; n++) {
+        PyObject *number = PyLong_FromLongLong(values[n]);
+        if (number == NULL) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, n, number);
+    }
+    return untracked(list);
+}
+
 static int record_towers(Board *self) {
     /* the record's `tw` rows (lists and text), kept while no tower changed */
     if (self->record_lists != NULL && self->record_version == self->tower_version) return 0;
@@ -534,8 +552,13 @@ static int record_towers(Board *self) {
     for (int pos = 0; pos < CELLS && !failed; pos++) {
         const Tower *t = &self->towers[pos];
         if (!t->present) continue;
-        PyObject *row = Py_BuildValue("[iOLLLL]", pos, kind_strings[t->kind], t->power, t->range, t->cooldown,
-                                      t->level);
+        const long long values[6] = {pos, 0, t->power, t->range, t->cooldown, t->level};
+        PyObject *row = int_list(values, 6);
+        if (row != NULL) { /* the type in place of the 0 */
+            PyObject *zero = PyList_GET_ITEM(row, 1);
+            PyList_SET_ITEM(row, 1, Py_NewRef(kind_strings[t->kind]));
+            Py_DECREF(zero);
+        }
         if (row == NULL || PyList_Append(lists, row) < 0) failed = 1;
         Py_XDECREF(row);
         failed |= (PyList_GET_SIZE(lists) > 1 ? BUF_LIT(&b, ",") : 0) | BUF_LIT(&b, "[") | buf_int(&b, pos) |
@@ -550,7 +573,7 @@ static int record_towers(Board *self) {
         return -1;
     }
     buf_free(&b);
-    Py_XSETREF(self->record_lists, lists);
+    Py_XSETREF(self->record_lists, untracked(lists));
     self->record_version = self->tower_version;
     return 0;
 }
@@ -560,24 +583,32 @@ static PyObject *invader_lists(Board *self) {
     for (int pos = 0; pos < CELLS && lists != NULL; pos++) {
         const Invader *i = &self->invaders[pos];
         if (!i->present) continue;
-        PyObject *row = Py_BuildValue("[iLLLLL]", pos, i->hp, i->maxhp, i->defense, i->stun_res, i->stun_time);
+        const long long values[6] = {pos, i->hp, i->maxhp, i->defense, i->stun_res, i->stun_time};
+        PyObject *row = int_list(values, 6);
         if (row == NULL || PyList_Append(lists, row) < 0) Py_CLEAR(lists);
         Py_XDECREF(row);
     }
-    return lists;
+    return untracked(lists);
 }
 
-static int put_ll(PyObject *dict, const char *key, long long value) {
+/* the record's keys, interned once (PyDict_SetItemString would make each one every turn) */
+enum { K_T, K_IG, K_DG, K_LIFE, K_THRU, K_INC, K_BMAX, K_HPM, K_TSLS, K_IA, K_DA, K_SP, K_PEN, K_END, K_TW, K_IV,
+       K_IR, K_DR, KEYS };
+static const char *const KEY_NAMES[KEYS] = {"t", "ig", "dg", "life", "thru", "inc", "bmax", "hpm", "tsls", "ia",
+                                            "da", "sp", "pen", "end", "tw", "iv", "ir", "dr"};
+static PyObject *keys[KEYS];
+
+static int put_ll(PyObject *dict, int key, long long value) {
     PyObject *number = PyLong_FromLongLong(value);
     if (number == NULL) return -1;
-    int result = PyDict_SetItemString(dict, key, number);
+    int result = PyDict_SetItem(dict, keys[key], number);
     Py_DECREF(number);
     return result;
 }
 
-static int put(PyObject *dict, const char *key, PyObject *value) {
+static int put(PyObject *dict, int key, PyObject *value) { /* steals `value` */
     if (value == NULL) return -1;
-    int result = PyDict_SetItemString(dict, key, value);
+    int result = PyDict_SetItem(dict, keys[key], value);
     Py_DECREF(value);
     return result;
 }
@@ -603,20 +634,20 @@ static PyObject *Board_record(Board *self, PyObject *const *args, Py_ssize_t nar
 
     PyObject *record = PyDict_New();
     if (record == NULL) return NULL;
-    int failed = put_ll(record, "t", self->turn) | put_ll(record, "ig", self->invader_gold) |
-                 put_ll(record, "dg", self->defender_gold) | put_ll(record, "life", self->defender_life) |
-                 put_ll(record, "thru", INITIAL_LIFE - self->defender_life) |
-                 put_ll(record, "inc", self->invader_income) | put_ll(record, "bmax", self->invader_boost_max) |
-                 put(record, "hpm", number_object(self->hp_multiplier)) |
-                 put_ll(record, "tsls", self->turns_since_spawn) | PyDict_SetItemString(record, "ia", args[0]) |
-                 PyDict_SetItemString(record, "da", args[1]) |
-                 PyDict_SetItemString(record, "sp", spawned ? Py_True : Py_False);
+    int failed = put_ll(record, K_T, self->turn) || put_ll(record, K_IG, self->invader_gold) ||
+                 put_ll(record, K_DG, self->defender_gold) || put_ll(record, K_LIFE, self->defender_life) ||
+                 put_ll(record, K_THRU, INITIAL_LIFE - self->defender_life) ||
+                 put_ll(record, K_INC, self->invader_income) || put_ll(record, K_BMAX, self->invader_boost_max) ||
+                 put(record, K_HPM, number_object(self->hp_multiplier)) ||
+                 put_ll(record, K_TSLS, self->turns_since_spawn) || PyDict_SetItem(record, keys[K_IA], args[0]) ||
+                 PyDict_SetItem(record, keys[K_DA], args[1]) ||
+                 PyDict_SetItem(record, keys[K_SP], spawned ? Py_True : Py_False);
     if (!failed && self->has_penalty)
-        failed |= put(record, "pen", Py_BuildValue("[LN]", self->penalty_base, number_object(self->penalty_mult)));
-    if (!failed && over) failed |= PyDict_SetItemString(record, "end", Py_True);
+        failed = put(record, K_PEN, Py_BuildValue("[LN]", self->penalty_base, number_object(self->penalty_mult)));
+    if (!failed && over) failed = PyDict_SetItem(record, keys[K_END], Py_True);
     if (!failed)
-        failed |= PyDict_SetItemString(record, "tw", self->record_lists) | put(record, "iv", invader_lists(self)) |
-                  PyDict_SetItemString(record, "ir", args[5]) | PyDict_SetItemString(record, "dr", args[6]);
+        failed = PyDict_SetItem(record, keys[K_TW], self->record_lists) || put(record, K_IV, invader_lists(self)) ||
+                 PyDict_SetItem(record, keys[K_IR], args[5]) || PyDict_SetItem(record, keys[K_DR], args[6]);
     if (failed) {
         Py_DECREF(record);
         return NULL;
@@ -819,6 +850,8 @@ PyMODINIT_FUNC PyInit__board(void) {
     for (int kind = 0; kind < KINDS; kind++)
         if (kind_strings[kind] == NULL && (kind_strings[kind] = PyUnicode_InternFromString(KIND_NAMES[kind])) == NULL)
             return NULL;
+    for (int key = 0; key < KEYS; key++)
+        if (keys[key] == NULL && (keys[key] = PyUnicode_InternFromString(KEY_NAMES[key])) == NULL) return NULL;
     PyObject *module = PyModule_Create(&board_module);
     if (module == NULL) return NULL;
     Py_INCREF(&BoardType);
