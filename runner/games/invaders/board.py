@@ -24,7 +24,7 @@ from runner.games.invaders.protocol.lines import SentTowers, render_delta, rende
 from runner.games.invaders.protocol.record import RecordRenderer, add_faults, dumps, word
 from runner.games.invaders.rules.actions import Build, DefenderAction, Spawn, Upgrade
 from runner.games.invaders.rules.state import Invader, State, Tower
-from runner.games.invaders.rules.turn import Actions, Penalty, finish_turn, start_turn
+from runner.games.invaders.rules.turn import APPLIED, Actions, Penalty, finish_turn, start_turn
 
 PURE_ENV = "TD_RUNNER_PURE_PYTHON"
 SOURCE = Path(__file__).resolve().parent / "rules" / "_board.c"
@@ -127,9 +127,10 @@ class CompiledBoard:
 
     def record(self, invader: Any, defender: Any, actions: Actions, faults: Mapping[str, str],
                disqualified: list[str] | None = None) -> tuple[dict[str, Any], str]:
-        record, line = self.state.record(invader, defender, dumps(invader), dumps(defender), actions.spawned,
-                                         actions.invader, actions.defender, word(actions.invader),
-                                         word(actions.defender))
+        ir, dr = actions.invader, actions.defender
+        record, line = self.state.record(invader, defender, "null" if invader is None else dumps(invader),
+                                         "null" if defender is None else dumps(defender), ir == APPLIED, ir, dr,
+                                         word(ir), word(dr))
         if faults or disqualified is not None:
             line = line[:-1] + add_faults(record, faults, disqualified) + "}"
         return record, line

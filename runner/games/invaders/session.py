@@ -7,6 +7,7 @@ and their answers complete the turn. Pure: no files, processes or clock.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from runner.games.interface import Answer, Outcome, TurnInput, TurnReport
@@ -15,11 +16,13 @@ from runner.games.invaders.board import new_board
 from runner.games.invaders.protocol import parse_answer, render_board, render_request
 from runner.games.invaders.protocol.lines import DELTA, render_delta_request
 from runner.games.invaders.rules import APPLIED, NO_ACTION, Actions, is_over, render_row, render_view
+from runner.games.invaders.rules.turn import QUIET_TURN
 
 DEFENDER = "defender"
 INVADER = "invader"
 SEATS = (DEFENDER, INVADER)
 DISQUALIFIED = "disqualified"
+NO_FILES: Mapping[str, str] = MappingProxyType({})  # a persistent bot gets its line only; shared, read-only
 
 
 def answer_value(answer: Answer | None) -> tuple[Any, str | None]:
@@ -28,6 +31,8 @@ def answer_value(answer: Answer | None) -> tuple[Any, str | None]:
         return None, "no answer"
     if answer.fault is not None:
         return None, answer.fault.value
+    if answer.text == "null":  # most answers of most turns
+        return None, None
     parsed = parse_answer(answer.text)
     return parsed.value, parsed.error
 
@@ -73,36 +78,43 @@ class InvadersSession:
 
     def inputs(self) -> dict[str, TurnInput]:
         turn = self.state.turn
+        delta_seats = self._delta_seats
         lines = {}
-        if len(self._delta_seats) < len(SEATS):
+        if len(delta_seats) < len(SEATS):
             state_json = self._board.state_json()  # spec 4 H: both sides see the same state
-            lines = {seat: render_request(turn, seat, state_json) for seat in SEATS if seat not in self._delta_seats}
-        if self._delta_seats:
-            if self._delta is None or self._delta[0] != turn:  # once per turn: it moves `_sent_towers` on
-                self._delta = (turn, self._board.delta())
-            lines.update((seat, render_delta_request(turn, seat, self._delta[1])) for seat in self._delta_seats)
-        return {seat: TurnInput(line=lines[seat]) for seat in SEATS}
+            for seat in SEATS:
+                if seat not in delta_seats:
+                    lines[seat] = render_request(turn, seat, state_json)
+        if delta_seats:
+            delta = self._delta
+            if delta is None or delta[0] != turn:  # once per turn: it moves the board's towers sent on
+                delta = self._delta = (turn, self._board.delta())
+            for seat in delta_seats:
+                lines[seat] = render_delta_request(turn, seat, delta[1])
+        return {DEFENDER: TurnInput(NO_FILES, lines[DEFENDER]), INVADER: TurnInput(NO_FILES, lines[INVADER])}
 
     def play_turn(self, answers: Mapping[str, Answer]) -> TurnReport:
         """Complete the current turn with both answers (spec 4 I-K), then start the next one."""
-        values: dict[str, Any] = {}
+        defender, defender_fault = answer_value(answers.get(DEFENDER))
+        invader, invader_fault = answer_value(answers.get(INVADER))
         faults: dict[str, str] = {}
-        for seat in SEATS:
-            values[seat], fault = answer_value(answers.get(seat))
-            if fault is not None:
-                faults[seat] = fault
-        if faults and self.config.faults == DISQUALIFY:
-            return self._disqualify(values, faults)
-        events = [f"{seat}: fault ({fault}), played as no action" for seat, fault in faults.items()]
-        for seat in faults:
-            values[seat] = None
-        actions = self._board.finish_turn(values[INVADER], values[DEFENDER])
-        record, line = self._record(values, actions, faults)
+        events: list[str] = []
+        if defender_fault is not None or invader_fault is not None:  # SEATS order
+            faults = {seat: fault for seat, fault in ((DEFENDER, defender_fault), (INVADER, invader_fault))
+                      if fault is not None}
+            if self.config.faults == DISQUALIFY:
+                return self._disqualify({DEFENDER: defender, INVADER: invader}, faults)
+            events = [f"{seat}: fault ({fault}), played as no action" for seat, fault in faults.items()]
+            defender = None if defender_fault is not None else defender
+            invader = None if invader_fault is not None else invader
+        actions = self._board.finish_turn(invader, defender)
+        record, line = self._board.record(invader, defender, actions, faults)
         rejected: dict[str, tuple[str, ...]] = {}
-        for seat, result in ((INVADER, actions.invader), (DEFENDER, actions.defender)):
-            if result not in (APPLIED, NO_ACTION):
-                rejected[seat] = (result,)
-                events.append(f"{seat}: ignored: {result}")
+        if actions is not QUIET_TURN:
+            for seat, result in ((INVADER, actions.invader), (DEFENDER, actions.defender)):
+                if result not in (APPLIED, NO_ACTION):
+                    rejected[seat] = (result,)
+                    events.append(f"{seat}: ignored: {result}")
         self._advance()
         return TurnReport(events=tuple(events), rejected=rejected, record=record, record_line=line)
 

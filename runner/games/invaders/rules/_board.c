@@ -81,7 +81,20 @@ typedef struct {
     PyObject *record_lists; /* the `tw` rows of the record as of record_version */
     PyObject *record_text;  /* bytes: the `tw` text as of record_version */
     PyObject *slots_text;   /* bytes: the towerSlots text as of slots_version */
+    char *scratch;          /* where texts are written (see "writing texts") */
+    Py_ssize_t scratch_size;
 } Board;
+
+static char *scratch(Board *self, Py_ssize_t size) {
+    /* the scratch buffer, at least `size` bytes */
+    if (size > self->scratch_size) {
+        char *bigger = PyMem_Realloc(self->scratch, size);
+        if (bigger == NULL) return (char *)PyErr_NoMemory();
+        self->scratch = bigger;
+        self->scratch_size = size;
+    }
+    return self->scratch;
+}
 
 static int positional(const char *name, Py_ssize_t nargs, Py_ssize_t least, Py_ssize_t most) {
     if (nargs >= least && nargs <= most) return 1;
@@ -89,77 +102,51 @@ static int positional(const char *name, Py_ssize_t nargs, Py_ssize_t least, Py_s
     return 0;
 }
 
-/* ---- a growing byte buffer -------------------------------------------------------------------------- */
+/* ---- writing texts ----------------------------------------------------------------------------------
+ * Each text is written into the board's scratch buffer, sized first for the worst case, so the writes check
+ * nothing: an integer takes at most 20 characters, a float repr at most 24, and CELL_BOUND covers any one
+ * cell of any of the texts (keys, six integers, punctuation). */
 
-typedef struct {
-    char *data;
-    Py_ssize_t size, capacity;
-    char stack[16384];
-} Buffer;
+#define CELL_BOUND 256
+#define FIXED_BOUND (1024 + CELLS * 2 * CELL_BOUND)
 
-static void buf_init(Buffer *b) {
-    b->data = b->stack;
-    b->size = 0;
-    b->capacity = sizeof(b->stack);
+#define LIT(p, text) (memcpy((p), (text), sizeof(text) - 1), (p) + (sizeof(text) - 1))
+
+static inline char *put_bytes(char *p, const char *text, Py_ssize_t length) {
+    memcpy(p, text, length);
+    return p + length;
 }
 
-static void buf_free(Buffer *b) {
-    if (b->data != b->stack) PyMem_Free(b->data);
-}
-
-static int buf_reserve(Buffer *b, Py_ssize_t more) {
-    if (b->size + more <= b->capacity) return 0;
-    Py_ssize_t capacity = b->capacity * 2;
-    while (capacity < b->size + more) capacity *= 2;
-    char *data = PyMem_Malloc(capacity);
-    if (data == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    memcpy(data, b->data, b->size);
-    buf_free(b);
-    b->data = data;
-    b->capacity = capacity;
-    return 0;
-}
-
-static int buf_add(Buffer *b, const char *text, Py_ssize_t length) {
-    if (buf_reserve(b, length) < 0) return -1;
-    memcpy(b->data + b->size, text, length);
-    b->size += length;
-    return 0;
-}
-
-#define BUF_LIT(b, text) buf_add((b), (text), (Py_ssize_t)(sizeof(text) - 1))
-
-static int buf_int(Buffer *b, long long value) {
+static inline char *put_int(char *p, long long value) {
     char digits[24];
     int n = 0;
     unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
-    if (buf_reserve(b, 21) < 0) return -1;
     do {
         digits[n++] = (char)('0' + magnitude % 10);
         magnitude /= 10;
     } while (magnitude);
-    if (value < 0) b->data[b->size++] = '-';
-    while (n) b->data[b->size++] = digits[--n];
-    return 0;
+    if (value < 0) *p++ = '-';
+    while (n) *p++ = digits[--n];
+    return p;
 }
 
-static int buf_str(Buffer *b, const char *text) { return buf_add(b, text, (Py_ssize_t)strlen(text)); }
+static inline char *put_kind(char *p, int kind) {
+    const char *name = KIND_NAMES[kind];
+    return put_bytes(p, name, (Py_ssize_t)strlen(name));
+}
 
 /* jsnum.js_number then json.dumps: an integral double below 2**53 as an int, else float repr. */
 static int is_js_int(double value) { return isfinite(value) && floor(value) == value && fabs(value) < 9007199254740992.0; }
 
-static int buf_number(Buffer *b, double value) {
-    if (is_js_int(value)) return buf_int(b, (long long)value);
-    if (isnan(value)) return BUF_LIT(b, "NaN");
-    if (isinf(value)) return value > 0 ? BUF_LIT(b, "Infinity") : BUF_LIT(b, "-Infinity");
+static char *put_number(char *p, double value) { /* NULL on a memory error */
+    if (is_js_int(value)) return put_int(p, (long long)value);
+    if (isnan(value)) return LIT(p, "NaN");
+    if (isinf(value)) return value > 0 ? LIT(p, "Infinity") : LIT(p, "-Infinity");
     char *text = PyOS_double_to_string(value, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
-    if (text == NULL) return -1;
-    int result = buf_str(b, text);
+    if (text == NULL) return NULL;
+    p = put_bytes(p, text, (Py_ssize_t)strlen(text)); /* at most 24 characters */
     PyMem_Free(text);
-    return result;
+    return p;
 }
 
 static PyObject *number_object(double value) {
@@ -167,7 +154,12 @@ static PyObject *number_object(double value) {
     return PyFloat_FromDouble(value);
 }
 
-static PyObject *buf_unicode(Buffer *b) { return PyUnicode_DecodeASCII(b->data, b->size, NULL); }
+static PyObject *ascii_text(const char *start, const char *end) {
+    /* everything written here is ASCII (json.dumps's texts included, checked by the caller) */
+    PyObject *text = PyUnicode_New(end - start, 127);
+    if (text != NULL) memcpy(PyUnicode_1BYTE_DATA(text), start, end - start);
+    return text;
+}
 
 /* ---- the rules (turn.py) ------------------------------------------------------------------------------ */
 
@@ -401,106 +393,117 @@ static PyObject *Board_destroy(Board *self, PyObject *arg) {
 
 /* ---- texts ------------------------------------------------------------------------------------------- */
 
-static PyObject *cached_bytes(PyObject **slot, Buffer *b) {
-    PyObject *text = PyBytes_FromStringAndSize(b->data, b->size);
-    if (text == NULL) return NULL;
-    Py_XSETREF(*slot, text);
+static PyObject *cache_text(PyObject **slot, const char *start, const char *end) {
+    PyObject *text = PyBytes_FromStringAndSize(start, end - start);
+    if (text != NULL) Py_XSETREF(*slot, text);
     return text;
 }
 
 static PyObject *tower_slots_text(Board *self) {
-    /* the towerSlots array of spec 7, kept while no tower changed */
+    /* the towerSlots array of spec 7 (bytes), kept while no tower changed */
     if (self->slots_text != NULL && self->slots_version == self->tower_version) return self->slots_text;
-    Buffer b;
-    buf_init(&b);
-    int failed = BUF_LIT(&b, "[");
-    for (int pos = 0; pos < CELLS && !failed; pos++) {
+    char *start = scratch(self, FIXED_BOUND), *p = start;
+    if (start == NULL) return NULL;
+    *p++ = '[';
+    for (int pos = 0; pos < CELLS; pos++) {
         const Tower *t = &self->towers[pos];
-        if (pos) failed |= BUF_LIT(&b, ",");
+        if (pos) *p++ = ',';
         if (!t->present) {
-            failed |= BUF_LIT(&b, "null");
+            p = LIT(p, "null");
             continue;
         }
-        failed |= BUF_LIT(&b, "{\"level\":") | buf_int(&b, t->level) | BUF_LIT(&b, ",\"pos\":") | buf_int(&b, pos) |
-                  BUF_LIT(&b, ",\"power\":") | buf_int(&b, t->power) | BUF_LIT(&b, ",\"range\":") |
-                  buf_int(&b, t->range) | BUF_LIT(&b, ",\"cooldown\":") | buf_int(&b, t->cooldown) |
-                  BUF_LIT(&b, ",\"type\":\"") | buf_str(&b, KIND_NAMES[t->kind]) | BUF_LIT(&b, "\"}");
+        p = put_int(LIT(p, "{\"level\":"), t->level);
+        p = put_int(LIT(p, ",\"pos\":"), pos);
+        p = put_int(LIT(p, ",\"power\":"), t->power);
+        p = put_int(LIT(p, ",\"range\":"), t->range);
+        p = put_int(LIT(p, ",\"cooldown\":"), t->cooldown);
+        p = LIT(put_kind(LIT(p, ",\"type\":\""), t->kind), "\"}");
     }
-    failed |= BUF_LIT(&b, "]");
-    PyObject *text = failed ? NULL : cached_bytes(&self->slots_text, &b);
-    buf_free(&b);
+    *p++ = ']';
+    PyObject *text = cache_text(&self->slots_text, start, p);
     if (text != NULL) self->slots_version = self->tower_version;
     return text;
+}
+
+static char *put_scalars(Board *self, char *p) {
+    /* the delta's eight numbers: the spec 7 scalars in protocol/lines.py SCALARS order; NULL on an error */
+    p = put_int(p, self->turn);
+    p = put_int(LIT(p, ","), self->invader_gold);
+    p = put_int(LIT(p, ","), self->invader_income);
+    p = put_int(LIT(p, ","), self->invader_boost_max);
+    if ((p = put_number(LIT(p, ","), self->hp_multiplier)) == NULL) return NULL;
+    p = put_int(LIT(p, ","), self->turns_since_spawn);
+    p = put_int(LIT(p, ","), self->defender_gold);
+    return put_int(LIT(p, ","), self->defender_life);
 }
 
 static PyObject *Board_state_json(Board *self, PyObject *unused) {
     /* protocol/lines.py render_state_json: the spec 7 view as compact JSON */
     PyObject *slots = tower_slots_text(self);
     if (slots == NULL) return NULL;
-    Buffer b;
-    buf_init(&b);
-    int failed = BUF_LIT(&b, "{\"turnNumber\":") | buf_int(&b, self->turn) | BUF_LIT(&b, ",\"invaderGold\":") |
-                 buf_int(&b, self->invader_gold) | BUF_LIT(&b, ",\"invaderIncome\":") |
-                 buf_int(&b, self->invader_income) | BUF_LIT(&b, ",\"invaderBoostMax\":") |
-                 buf_int(&b, self->invader_boost_max) | BUF_LIT(&b, ",\"invaderHPMultiplier\":") |
-                 buf_number(&b, self->hp_multiplier) | BUF_LIT(&b, ",\"turnsSinceLastSpawn\":") |
-                 buf_int(&b, self->turns_since_spawn) | BUF_LIT(&b, ",\"defenderGold\":") |
-                 buf_int(&b, self->defender_gold) | BUF_LIT(&b, ",\"defenderLife\":") |
-                 buf_int(&b, self->defender_life) | BUF_LIT(&b, ",\"invaderSlots\":[");
-    for (int pos = 0; pos < CELLS && !failed; pos++) {
+    char *start = scratch(self, FIXED_BOUND + PyBytes_GET_SIZE(slots)), *p = start;
+    if (start == NULL) return NULL;
+    p = put_int(LIT(p, "{\"turnNumber\":"), self->turn);
+    p = put_int(LIT(p, ",\"invaderGold\":"), self->invader_gold);
+    p = put_int(LIT(p, ",\"invaderIncome\":"), self->invader_income);
+    p = put_int(LIT(p, ",\"invaderBoostMax\":"), self->invader_boost_max);
+    if ((p = put_number(LIT(p, ",\"invaderHPMultiplier\":"), self->hp_multiplier)) == NULL) return NULL;
+    p = put_int(LIT(p, ",\"turnsSinceLastSpawn\":"), self->turns_since_spawn);
+    p = put_int(LIT(p, ",\"defenderGold\":"), self->defender_gold);
+    p = put_int(LIT(p, ",\"defenderLife\":"), self->defender_life);
+    p = LIT(p, ",\"invaderSlots\":[");
+    for (int pos = 0; pos < CELLS; pos++) {
         const Invader *i = &self->invaders[pos];
-        if (pos) failed |= BUF_LIT(&b, ",");
+        if (pos) *p++ = ',';
         if (!i->present) {
-            failed |= BUF_LIT(&b, "null");
+            p = LIT(p, "null");
             continue;
         }
-        failed |= BUF_LIT(&b, "{\"pos\":") | buf_int(&b, pos) | BUF_LIT(&b, ",\"hp\":") | buf_int(&b, i->hp) |
-                  BUF_LIT(&b, ",\"maxhp\":") | buf_int(&b, i->maxhp) | BUF_LIT(&b, ",\"defense\":") |
-                  buf_int(&b, i->defense) | BUF_LIT(&b, ",\"stunRes\":") | buf_int(&b, i->stun_res) |
-                  BUF_LIT(&b, ",\"stunTime\":") | buf_int(&b, i->stun_time) | BUF_LIT(&b, "}");
+        p = put_int(LIT(p, "{\"pos\":"), pos);
+        p = put_int(LIT(p, ",\"hp\":"), i->hp);
+        p = put_int(LIT(p, ",\"maxhp\":"), i->maxhp);
+        p = put_int(LIT(p, ",\"defense\":"), i->defense);
+        p = put_int(LIT(p, ",\"stunRes\":"), i->stun_res);
+        p = LIT(put_int(LIT(p, ",\"stunTime\":"), i->stun_time), "}");
     }
-    failed |= BUF_LIT(&b, "],\"towerSlots\":") |
-              buf_add(&b, PyBytes_AS_STRING(slots), PyBytes_GET_SIZE(slots)) | BUF_LIT(&b, "}");
-    PyObject *result = failed ? NULL : buf_unicode(&b);
-    buf_free(&b);
-    return result;
+    p = put_bytes(LIT(p, "],\"towerSlots\":"), PyBytes_AS_STRING(slots), PyBytes_GET_SIZE(slots));
+    *p++ = '}';
+    return ascii_text(start, p);
 }
 
-static int flat_invaders(Board *self, Buffer *b, int bracketed) {
+static char *put_invaders(Board *self, char *p, int bracketed) {
     /* every invader's six numbers: flat (the delta's `iv`) or one array each (the record's `iv`) */
-    int failed = 0, first = 1;
-    for (int pos = 0; pos < CELLS && !failed; pos++) {
+    int first = 1;
+    for (int pos = 0; pos < CELLS; pos++) {
         const Invader *i = &self->invaders[pos];
         if (!i->present) continue;
-        if (!first) failed |= BUF_LIT(b, ",");
+        if (!first) *p++ = ',';
         first = 0;
-        if (bracketed) failed |= BUF_LIT(b, "[");
-        failed |= buf_int(b, pos) | BUF_LIT(b, ",") | buf_int(b, i->hp) | BUF_LIT(b, ",") | buf_int(b, i->maxhp) |
-                  BUF_LIT(b, ",") | buf_int(b, i->defense) | BUF_LIT(b, ",") | buf_int(b, i->stun_res) |
-                  BUF_LIT(b, ",") | buf_int(b, i->stun_time);
-        if (bracketed) failed |= BUF_LIT(b, "]");
+        if (bracketed) *p++ = '[';
+        p = put_int(p, pos);
+        p = put_int(LIT(p, ","), i->hp);
+        p = put_int(LIT(p, ","), i->maxhp);
+        p = put_int(LIT(p, ","), i->defense);
+        p = put_int(LIT(p, ","), i->stun_res);
+        p = put_int(LIT(p, ","), i->stun_time);
+        if (bracketed) *p++ = ']';
     }
-    return failed;
+    return p;
 }
 
 static PyObject *Board_delta(Board *self, PyObject *unused) {
     /* protocol/lines.py render_delta: the body of a delta request, moving the memory of towers sent on */
-    Buffer b;
-    buf_init(&b);
-    int failed = BUF_LIT(&b, "\"delta\":[") | buf_int(&b, self->turn) | BUF_LIT(&b, ",") |
-                 buf_int(&b, self->invader_gold) | BUF_LIT(&b, ",") | buf_int(&b, self->invader_income) |
-                 BUF_LIT(&b, ",") | buf_int(&b, self->invader_boost_max) | BUF_LIT(&b, ",") |
-                 buf_number(&b, self->hp_multiplier) | BUF_LIT(&b, ",") | buf_int(&b, self->turns_since_spawn) |
-                 BUF_LIT(&b, ",") | buf_int(&b, self->defender_gold) | BUF_LIT(&b, ",") |
-                 buf_int(&b, self->defender_life) | BUF_LIT(&b, "],\"iv\":[");
-    failed |= flat_invaders(self, &b, 0) || BUF_LIT(&b, "],\"tw\":[");
+    char *start = scratch(self, FIXED_BOUND), *p = start;
+    if (start == NULL || (p = put_scalars(self, LIT(p, "\"delta\":["))) == NULL) return NULL;
+    p = LIT(put_invaders(self, LIT(p, "],\"iv\":["), 0), "],\"tw\":[");
     int first = 1;
-    for (int pos = 0; pos < CELLS && !failed; pos++) {
+    for (int pos = 0; pos < CELLS; pos++) {
         const Tower *t = &self->towers[pos];
         SentTower *sent = &self->sent[pos];
         if (!t->present) {
             if (sent->present) {
-                failed |= (first ? 0 : BUF_LIT(&b, ",")) | BUF_LIT(&b, "[") | buf_int(&b, pos) | BUF_LIT(&b, "]");
+                if (!first) *p++ = ',';
+                p = LIT(put_int(LIT(p, "["), pos), "]");
                 first = 0;
                 sent->present = 0;
             }
@@ -510,17 +513,18 @@ static PyObject *Board_delta(Board *self, PyObject *unused) {
             sent->serial = t->serial;
             sent->level = t->level;
             sent->cooldown = t->cooldown;
-            failed |= (first ? 0 : BUF_LIT(&b, ",")) | BUF_LIT(&b, "[") | buf_int(&b, pos) | BUF_LIT(&b, ",") |
-                      buf_int(&b, t->level) | BUF_LIT(&b, ",") | buf_int(&b, t->power) | BUF_LIT(&b, ",") |
-                      buf_int(&b, t->range) | BUF_LIT(&b, ",") | buf_int(&b, t->cooldown) | BUF_LIT(&b, ",\"") |
-                      buf_str(&b, KIND_NAMES[t->kind]) | BUF_LIT(&b, "\"]");
+            if (!first) *p++ = ',';
+            p = put_int(LIT(p, "["), pos);
+            p = put_int(LIT(p, ","), t->level);
+            p = put_int(LIT(p, ","), t->power);
+            p = put_int(LIT(p, ","), t->range);
+            p = put_int(LIT(p, ","), t->cooldown);
+            p = LIT(put_kind(LIT(p, ",\""), t->kind), "\"]");
             first = 0;
         }
     }
-    failed |= BUF_LIT(&b, "]");
-    PyObject *result = failed ? NULL : buf_unicode(&b);
-    buf_free(&b);
-    return result;
+    *p++ = ']';
+    return ascii_text(start, p);
 }
 
 /* A record's lists hold numbers and strings only, so they cannot be part of a reference cycle: they are left
@@ -545,11 +549,13 @@ static int record_towers(Board *self) {
     /* the record's `tw` rows (lists and text), kept while no tower changed */
     if (self->record_lists != NULL && self->record_version == self->tower_version) return 0;
     PyObject *lists = PyList_New(0);
-    if (lists == NULL) return -1;
-    Buffer b;
-    buf_init(&b);
-    int failed = BUF_LIT(&b, "[");
-    for (int pos = 0; pos < CELLS && !failed; pos++) {
+    char *start = scratch(self, FIXED_BOUND), *p = start;
+    if (lists == NULL || start == NULL) {
+        Py_XDECREF(lists);
+        return -1;
+    }
+    *p++ = '[';
+    for (int pos = 0; pos < CELLS; pos++) {
         const Tower *t = &self->towers[pos];
         if (!t->present) continue;
         const long long values[6] = {pos, 0, t->power, t->range, t->cooldown, t->level};
@@ -559,20 +565,24 @@ static int record_towers(Board *self) {
             PyList_SET_ITEM(row, 1, Py_NewRef(kind_strings[t->kind]));
             Py_DECREF(zero);
         }
-        if (row == NULL || PyList_Append(lists, row) < 0) failed = 1;
-        Py_XDECREF(row);
-        failed |= (PyList_GET_SIZE(lists) > 1 ? BUF_LIT(&b, ",") : 0) | BUF_LIT(&b, "[") | buf_int(&b, pos) |
-                  BUF_LIT(&b, ",\"") | buf_str(&b, KIND_NAMES[t->kind]) | BUF_LIT(&b, "\",") |
-                  buf_int(&b, t->power) | BUF_LIT(&b, ",") | buf_int(&b, t->range) | BUF_LIT(&b, ",") |
-                  buf_int(&b, t->cooldown) | BUF_LIT(&b, ",") | buf_int(&b, t->level) | BUF_LIT(&b, "]");
+        if (row == NULL || PyList_Append(lists, row) < 0) {
+            Py_XDECREF(row);
+            Py_DECREF(lists);
+            return -1;
+        }
+        Py_DECREF(row);
+        if (PyList_GET_SIZE(lists) > 1) *p++ = ',';
+        p = LIT(put_kind(LIT(put_int(LIT(p, "["), pos), ",\""), t->kind), "\",");
+        p = put_int(p, t->power);
+        p = put_int(LIT(p, ","), t->range);
+        p = put_int(LIT(p, ","), t->cooldown);
+        p = LIT(put_int(LIT(p, ","), t->level), "]");
     }
-    failed |= BUF_LIT(&b, "]");
-    if (failed || cached_bytes(&self->record_text, &b) == NULL) {
-        buf_free(&b);
+    *p++ = ']';
+    if (cache_text(&self->record_text, start, p) == NULL) {
         Py_DECREF(lists);
         return -1;
     }
-    buf_free(&b);
     Py_XSETREF(self->record_lists, untracked(lists));
     self->record_version = self->tower_version;
     return 0;
@@ -597,6 +607,23 @@ enum { K_T, K_IG, K_DG, K_LIFE, K_THRU, K_INC, K_BMAX, K_HPM, K_TSLS, K_IA, K_DA
 static const char *const KEY_NAMES[KEYS] = {"t", "ig", "dg", "life", "thru", "inc", "bmax", "hpm", "tsls", "ia",
                                             "da", "sp", "pen", "end", "tw", "iv", "ir", "dr"};
 static PyObject *keys[KEYS];
+static PyObject *templates[4]; /* the record's keys in order, values None; [2 * pen + end] */
+
+static int make_templates(void) {
+    for (int variant = 0; variant < 4; variant++) {
+        PyObject *record = PyDict_New();
+        if (record == NULL) return -1;
+        for (int key = 0; key < KEYS; key++) {
+            if ((key == K_PEN && !(variant & 2)) || (key == K_END && !(variant & 1))) continue;
+            if (PyDict_SetItem(record, keys[key], Py_None) < 0) {
+                Py_DECREF(record);
+                return -1;
+            }
+        }
+        templates[variant] = record;
+    }
+    return 0;
+}
 
 static int put_ll(PyObject *dict, int key, long long value) {
     PyObject *number = PyLong_FromLongLong(value);
@@ -613,9 +640,15 @@ static int put(PyObject *dict, int key, PyObject *value) { /* steals `value` */
     return result;
 }
 
-static int text_arg(PyObject *value, const char **text, Py_ssize_t *length) {
-    *text = PyUnicode_AsUTF8AndSize(value, length);
-    return *text == NULL ? -1 : 0;
+static int json_arg(PyObject *value, const char **text, Py_ssize_t *length) {
+    /* json.dumps's text (ASCII): anything else would break the line's encoding */
+    if (!PyUnicode_Check(value) || !PyUnicode_IS_ASCII(value)) {
+        PyErr_SetString(PyExc_ValueError, "record: the JSON texts must be json.dumps's (ASCII)");
+        return -1;
+    }
+    *text = (const char *)PyUnicode_1BYTE_DATA(value);
+    *length = PyUnicode_GET_LENGTH(value);
+    return 0;
 }
 
 /* record(invader, defender, invader_json, defender_json, spawned, ir, dr, ir_json, dr_json) -> (dict, line):
@@ -624,15 +657,18 @@ static int text_arg(PyObject *value, const char **text, Py_ssize_t *length) {
 static PyObject *Board_record(Board *self, PyObject *const *args, Py_ssize_t nargs) {
     if (!positional("record", nargs, 9, 9)) return NULL;
     const char *texts[4];
-    Py_ssize_t lengths[4];
+    Py_ssize_t lengths[4], total = 0;
     const int json_args[4] = {2, 3, 7, 8};
-    for (int n = 0; n < 4; n++)
-        if (text_arg(args[json_args[n]], &texts[n], &lengths[n]) < 0) return NULL;
+    for (int n = 0; n < 4; n++) {
+        if (json_arg(args[json_args[n]], &texts[n], &lengths[n]) < 0) return NULL;
+        total += lengths[n];
+    }
     int spawned = PyObject_IsTrue(args[4]);
     if (spawned < 0 || record_towers(self) < 0) return NULL;
     int over = self->defender_life <= 0;
 
-    PyObject *record = PyDict_New();
+    /* a copy of the template has every key in place, in order: no resizing, values replaced */
+    PyObject *record = PyDict_Copy(templates[2 * (self->has_penalty != 0) + over]);
     if (record == NULL) return NULL;
     int failed = put_ll(record, K_T, self->turn) || put_ll(record, K_IG, self->invader_gold) ||
                  put_ll(record, K_DG, self->defender_gold) || put_ll(record, K_LIFE, self->defender_life) ||
@@ -648,33 +684,36 @@ static PyObject *Board_record(Board *self, PyObject *const *args, Py_ssize_t nar
     if (!failed)
         failed = PyDict_SetItem(record, keys[K_TW], self->record_lists) || put(record, K_IV, invader_lists(self)) ||
                  PyDict_SetItem(record, keys[K_IR], args[5]) || PyDict_SetItem(record, keys[K_DR], args[6]);
-    if (failed) {
-        Py_DECREF(record);
-        return NULL;
+    char *start = failed ? NULL : scratch(self, FIXED_BOUND + PyBytes_GET_SIZE(self->record_text) + total), *p = start;
+    if (start != NULL) {
+        p = put_int(LIT(p, "{\"t\":"), self->turn);
+        p = put_int(LIT(p, ",\"ig\":"), self->invader_gold);
+        p = put_int(LIT(p, ",\"dg\":"), self->defender_gold);
+        p = put_int(LIT(p, ",\"life\":"), self->defender_life);
+        p = put_int(LIT(p, ",\"thru\":"), INITIAL_LIFE - self->defender_life);
+        p = put_int(LIT(p, ",\"inc\":"), self->invader_income);
+        p = put_int(LIT(p, ",\"bmax\":"), self->invader_boost_max);
+        p = put_number(LIT(p, ",\"hpm\":"), self->hp_multiplier);
     }
-
-    Buffer b;
-    buf_init(&b);
-    failed = BUF_LIT(&b, "{\"t\":") | buf_int(&b, self->turn) | BUF_LIT(&b, ",\"ig\":") |
-             buf_int(&b, self->invader_gold) | BUF_LIT(&b, ",\"dg\":") | buf_int(&b, self->defender_gold) |
-             BUF_LIT(&b, ",\"life\":") | buf_int(&b, self->defender_life) | BUF_LIT(&b, ",\"thru\":") |
-             buf_int(&b, INITIAL_LIFE - self->defender_life) | BUF_LIT(&b, ",\"inc\":") |
-             buf_int(&b, self->invader_income) | BUF_LIT(&b, ",\"bmax\":") | buf_int(&b, self->invader_boost_max) |
-             BUF_LIT(&b, ",\"hpm\":") | buf_number(&b, self->hp_multiplier) | BUF_LIT(&b, ",\"tsls\":") |
-             buf_int(&b, self->turns_since_spawn) | BUF_LIT(&b, ",\"ia\":") | buf_add(&b, texts[0], lengths[0]) |
-             BUF_LIT(&b, ",\"da\":") | buf_add(&b, texts[1], lengths[1]) |
-             (spawned ? BUF_LIT(&b, ",\"sp\":true") : BUF_LIT(&b, ",\"sp\":false"));
-    if (self->has_penalty)
-        failed |= BUF_LIT(&b, ",\"pen\":[") | buf_int(&b, self->penalty_base) | BUF_LIT(&b, ",") |
-                  buf_number(&b, self->penalty_mult) | BUF_LIT(&b, "]");
-    if (over) failed |= BUF_LIT(&b, ",\"end\":true");
-    failed |= BUF_LIT(&b, ",\"tw\":") |
-              buf_add(&b, PyBytes_AS_STRING(self->record_text), PyBytes_GET_SIZE(self->record_text)) |
-              BUF_LIT(&b, ",\"iv\":[");
-    failed |= flat_invaders(self, &b, 1) || BUF_LIT(&b, "],\"ir\":") || buf_add(&b, texts[2], lengths[2]) ||
-              BUF_LIT(&b, ",\"dr\":") || buf_add(&b, texts[3], lengths[3]) || BUF_LIT(&b, "}");
-    PyObject *line = failed ? NULL : PyUnicode_DecodeUTF8(b.data, b.size, NULL);
-    buf_free(&b);
+    if (p != NULL && start != NULL) {
+        p = put_int(LIT(p, ",\"tsls\":"), self->turns_since_spawn);
+        p = put_bytes(LIT(p, ",\"ia\":"), texts[0], lengths[0]);
+        p = put_bytes(LIT(p, ",\"da\":"), texts[1], lengths[1]);
+        p = spawned ? LIT(p, ",\"sp\":true") : LIT(p, ",\"sp\":false");
+        if (self->has_penalty) /* then "]" below, as put_number may fail */
+            p = put_number(LIT(put_int(LIT(p, ",\"pen\":["), self->penalty_base), ","), self->penalty_mult);
+    }
+    PyObject *line = NULL;
+    if (p != NULL && start != NULL) {
+        if (self->has_penalty) p = LIT(p, "]");
+        if (over) p = LIT(p, ",\"end\":true");
+        p = put_bytes(LIT(p, ",\"tw\":"), PyBytes_AS_STRING(self->record_text), PyBytes_GET_SIZE(self->record_text));
+        p = LIT(put_invaders(self, LIT(p, ",\"iv\":["), 1), "],\"ir\":");
+        p = put_bytes(p, texts[2], lengths[2]);
+        p = put_bytes(LIT(p, ",\"dr\":"), texts[3], lengths[3]);
+        *p++ = '}';
+        line = ascii_text(start, p);
+    }
     if (line == NULL) {
         Py_DECREF(record);
         return NULL;
@@ -777,6 +816,7 @@ static void Board_dealloc(Board *self) {
     Py_XDECREF(self->record_lists);
     Py_XDECREF(self->record_text);
     Py_XDECREF(self->slots_text);
+    PyMem_Free(self->scratch);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -852,6 +892,7 @@ PyMODINIT_FUNC PyInit__board(void) {
             return NULL;
     for (int key = 0; key < KEYS; key++)
         if (keys[key] == NULL && (keys[key] = PyUnicode_InternFromString(KEY_NAMES[key])) == NULL) return NULL;
+    if (templates[0] == NULL && make_templates() < 0) return NULL;
     PyObject *module = PyModule_Create(&board_module);
     if (module == NULL) return NULL;
     Py_INCREF(&BoardType);

@@ -51,6 +51,9 @@ class Actions:
         return self.invader == APPLIED
 
 
+QUIET_TURN = Actions(NO_ACTION, NO_ACTION)  # both answered null
+
+
 def _damage(invaders: list[Invader | None], cell: int, invader: Invader, power: int) -> None:
     # spec 4 A: damage is max(power - defense, 1); a dead invader leaves its cell at once
     loss = power - invader.defense
@@ -295,6 +298,8 @@ def finish_turn(
     `spawn` and `defend` carry out a checked action: the compiled board (board.py) passes its own, so the
     parsing, the checks and their words are these in both.
     """
+    if invader_answer is None and defender_answer is None:  # most turns of most games
+        return QUIET_TURN
     invader = _outcome_of(parse_invader_action(invader_answer), check_spawn, spawn, state)
     defender = _outcome_of(parse_defender_action(defender_answer), check_defender, defend, state)
     return Actions(invader, defender)
