@@ -22,7 +22,9 @@ DEFENDER = "defender"
 INVADER = "invader"
 SEATS = (DEFENDER, INVADER)
 DISQUALIFIED = "disqualified"
-NO_FILES: Mapping[str, str] = MappingProxyType({})  # a persistent bot gets its line only; shared, read-only
+#: An empty read-only mapping, shared: a TurnInput's files (a persistent bot gets its line only), a TurnReport's
+#: log files and, on most turns, its refusals. attrs would make a new dict each time.
+NO_FILES: Mapping[str, Any] = MappingProxyType({})
 
 
 def answer_value(answer: Answer | None) -> tuple[Any, str | None]:
@@ -109,14 +111,14 @@ class InvadersSession:
             invader = None if invader_fault is not None else invader
         actions = self._board.finish_turn(invader, defender)
         record, line = self._board.record(invader, defender, actions, faults)
-        rejected: dict[str, tuple[str, ...]] = {}
+        rejected: Mapping[str, tuple[str, ...]] = NO_FILES  # the same empty read-only mapping
         if actions is not QUIET_TURN:
-            for seat, result in ((INVADER, actions.invader), (DEFENDER, actions.defender)):
-                if result not in (APPLIED, NO_ACTION):
-                    rejected[seat] = (result,)
-                    events.append(f"{seat}: ignored: {result}")
+            refused = {seat: (result,) for seat, result in ((INVADER, actions.invader), (DEFENDER, actions.defender))
+                       if result not in (APPLIED, NO_ACTION)}
+            events.extend(f"{seat}: ignored: {result}" for seat, (result,) in refused.items())
+            rejected = refused or rejected
         self._advance()
-        return TurnReport(events=tuple(events), rejected=rejected, record=record, record_line=line)
+        return TurnReport(tuple(events), rejected, NO_FILES, record, line)  # positional: attrs' init is slow
 
     def _record(self, values: Mapping[str, Any], actions: Actions, faults: Mapping[str, str],
                 disqualified: list[str] | None = None) -> tuple[dict[str, Any], str]:
