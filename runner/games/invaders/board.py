@@ -24,7 +24,7 @@ from runner.games.invaders.protocol.lines import SentTowers, render_delta, rende
 from runner.games.invaders.protocol.record import RecordRenderer, add_faults, dumps, word
 from runner.games.invaders.rules.actions import Build, DefenderAction, Spawn, Upgrade
 from runner.games.invaders.rules.state import Invader, State, Tower
-from runner.games.invaders.rules.turn import APPLIED, Actions, Penalty, finish_turn, start_turn
+from runner.games.invaders.rules.turn import APPLIED, NO_ACTION, QUIET_TURN, Actions, Penalty, finish_turn, start_turn
 
 PURE_ENV = "TD_RUNNER_PURE_PYTHON"
 SOURCE = Path(__file__).resolve().parent / "rules" / "_board.c"
@@ -59,6 +59,7 @@ def pure_forced() -> bool:
 
 
 _COMPILED = compiled_module()
+QUIET_WORDS = (word(NO_ACTION), word(NO_ACTION))  # `ir` and `dr` of most turns
 
 
 class PureBoard:
@@ -72,9 +73,9 @@ class PureBoard:
         self._records = RecordRenderer()
         self._penalty: Penalty | None = None
 
-    def start_turn(self) -> Penalty | None:
+    def start_turn(self) -> None:
+        """Phases A-G; the penalty is kept for the turn's record."""
         self._penalty = start_turn(self.state)
-        return self._penalty
 
     def finish_turn(self, invader: Any, defender: Any) -> Actions:
         return finish_turn(self.state, invader, defender)
@@ -111,26 +112,20 @@ class CompiledBoard:
 
     def __init__(self, module: ModuleType) -> None:
         self.state = module.Board()
-
-    def start_turn(self) -> Penalty | None:
-        penalty = self.state.start_turn()
-        return None if penalty is None else Penalty(*penalty)
+        # PureBoard's methods, the board's own (no Python frame): start_turn keeps the penalty for the record
+        self.start_turn, self.state_json, self.delta = self.state.start_turn, self.state.state_json, self.state.delta
 
     def finish_turn(self, invader: Any, defender: Any) -> Actions:
+        if invader is None and defender is None:  # finish_turn's own shortcut, a call earlier
+            return QUIET_TURN
         return finish_turn(self.state, invader, defender, _spawn, _defend)
-
-    def state_json(self) -> str:
-        return self.state.state_json()
-
-    def delta(self) -> str:
-        return self.state.delta()
 
     def record(self, invader: Any, defender: Any, actions: Actions, faults: Mapping[str, str],
                disqualified: list[str] | None = None) -> tuple[dict[str, Any], str]:
         ir, dr = actions.invader, actions.defender
         record, line = self.state.record(invader, defender, "null" if invader is None else dumps(invader),
                                          "null" if defender is None else dumps(defender), ir == APPLIED, ir, dr,
-                                         word(ir), word(dr))
+                                         *(QUIET_WORDS if actions is QUIET_TURN else (word(ir), word(dr))))
         if faults or disqualified is not None:
             line = line[:-1] + add_faults(record, faults, disqualified) + "}"
         return record, line

@@ -117,17 +117,37 @@ static inline char *put_bytes(char *p, const char *text, Py_ssize_t length) {
     return p + length;
 }
 
+static const char DIGIT_PAIRS[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 static inline char *put_int(char *p, long long value) {
-    char digits[24];
-    int n = 0;
+    /* two digits at a time, from the right, into a scratch tail, then copied */
+    char digits[24], *end = digits + sizeof(digits), *at = end;
     unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
-    do {
-        digits[n++] = (char)('0' + magnitude % 10);
-        magnitude /= 10;
-    } while (magnitude);
+    if (magnitude < 10) { /* most numbers of a turn: cooldowns, levels, small cells */
+        if (value < 0) *p++ = '-';
+        *p++ = (char)('0' + magnitude);
+        return p;
+    }
+    while (magnitude >= 100) {
+        unsigned pair = (unsigned)(magnitude % 100) * 2;
+        magnitude /= 100;
+        at -= 2;
+        at[0] = DIGIT_PAIRS[pair];
+        at[1] = DIGIT_PAIRS[pair + 1];
+    }
+    if (magnitude >= 10) {
+        at -= 2;
+        at[0] = DIGIT_PAIRS[magnitude * 2];
+        at[1] = DIGIT_PAIRS[magnitude * 2 + 1];
+    } else {
+        *--at = (char)('0' + magnitude);
+    }
     if (value < 0) *p++ = '-';
-    while (n) *p++ = digits[--n];
-    return p;
+    memcpy(p, at, end - at);
+    return p + (end - at);
 }
 
 static inline char *put_kind(char *p, int kind) {
