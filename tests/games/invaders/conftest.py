@@ -1,5 +1,6 @@
 """Fixtures: play a Session with scripted answers (`play`), write its log in the core's JsonlLog layout
-(`write_log`), random answers for long games (`random_answers`). Fixtures rather than an importable module, so any pytest import mode works."""
+(`write_log`), random answers for long games (`random_answers`). Fixtures rather than an importable module, so
+any pytest import mode works."""
 
 from __future__ import annotations
 
