@@ -6,7 +6,9 @@
    the rules alone (start_turn + finish_turn), turns per second; target (issue) 50,000 turns/s.
 2. session: the same game through InvadersSession as the match loop drives it (request lines rendered,
    answer lines parsed, the log record built and its line rendered), turns per second, with the default request
-   and with the delta request the koth starter bots ask for.
+   and with the delta request the koth starter bots ask for; target (issue 24) 100,000 turns/s with the delta.
+   Parts 1 and 2 run on the compiled board (runner/games/invaders/rules/_board.c) and on the pure Python rules,
+   passes alternating, when the board is built; else on the pure rules only.
 3. live, interleaved (at least 3 rounds of: reference, td-runner, pipe floor), medians:
    - reference: the reference page's own JavaScript (Beefster09/pcg-tower-defense at d3847b9, fetched by
      hand OUTSIDE this repository: give its tower-defense.js with --reference) playing its two sample AIs
@@ -45,10 +47,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from runner.games.interface import Answer  # noqa: E402
-from runner.games.invaders import GAME  # noqa: E402
+from runner.games.invaders import GAME, board  # noqa: E402
+from runner.games.invaders.board import new_board  # noqa: E402
 from runner.games.invaders.logs import diff  # noqa: E402
 from runner.games.invaders.protocol.lines import DELTA  # noqa: E402
 from runner.games.invaders.rules import State, finish_turn, is_over, start_turn  # noqa: E402
+from runner.games.invaders.session import InvadersSession  # noqa: E402
 from turn_split import installed_env, pipe_floor, split_match, timed_command  # noqa: E402
 
 TRACE = ROOT / "tests" / "games" / "invaders" / "data" / "turret__vs__army.jsonl.gz"
@@ -64,28 +68,37 @@ def load_answers(trace: Path) -> list[tuple[object, object]]:
     return [(row["ia"], row["da"]) for row in rows[1:]]
 
 
-def engine_pass(answers: list[tuple[object, object]]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of this process) of one replay."""
-    state = State()
+def engine_pass(answers: list[tuple[object, object]], compiled: bool = False) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of one replay: the pure rules, or the compiled board."""
+    if compiled:
+        compiled_board = new_board(True)
+        state, start, finish = compiled_board.state, compiled_board.start_turn, compiled_board.finish_turn
+    else:
+        state = State()
+        start, finish = (lambda: start_turn(state)), (lambda invader, defender: finish_turn(state, invader, defender))
     started, cpu = time.perf_counter(), time.process_time()
     for invader, defender in answers:
-        start_turn(state)
-        finish_turn(state, invader, defender)
+        start()
+        finish(invader, defender)
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert is_over(state) and state.turn == len(answers), "the replay did not end where the trace does"
     return seconds, cpu
 
 
-def new_session(request: str | None):  # noqa: ANN201  (an InvadersSession)
+def new_session(request: str | None, compiled: bool | None = None):  # noqa: ANN201  (an InvadersSession)
+    """A session as the match makes it; `compiled` picks the board (None: the compiled one if built)."""
     session = GAME.new_session(GAME.configure(None, {}), GAME.seats(2), 0, {})
+    if compiled is not None:
+        session = InvadersSession(session.config, compiled=compiled)
     for seat in GAME.seats(2) if request else ():
         session.use_request_format(seat, request)
     return session
 
 
-def session_pass(lines: list[tuple[str, str]], request: str | None = None) -> tuple[float, float]:
+def session_pass(lines: list[tuple[str, str]], request: str | None = None, compiled: bool | None = None,
+                 ) -> tuple[float, float]:
     """(wall seconds, CPU seconds of this process) of one pass."""
-    session = new_session(request)
+    session = new_session(request, compiled)
     started, cpu = time.perf_counter(), time.process_time()
     for invader, defender in lines:
         session.inputs()
@@ -192,16 +205,25 @@ def main() -> int:
     print(f"{args.trace.name}: {turns} turns; medians of {args.repeat}; load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} cores")
     result: dict[str, object] = {"turns": turns}
-    for label, key, run, data in (("engine only (rules)", "engine", engine_pass, answers),
-                                  ("session, default request", "session", session_pass, lines),
+    # the compiled board (runner/games/invaders/rules/_board.c) and the pure rules, passes alternating
+    boards = ((" [compiled]", "", True), (" [pure]", "_pure", False)) if board._COMPILED else ((" [pure]", "_pure", False),)
+    if board._COMPILED is None:
+        print("the compiled board is not built (or is stale): pure Python rules only")
+    for label, key, run, data in (("engine only", "engine", engine_pass, answers),
+                                  ("session, default request", "session",
+                                   lambda data, compiled: session_pass(data, None, compiled), lines),
                                   ("session, delta request", "session_delta",
-                                   lambda data: session_pass(data, DELTA), lines)):
-        passes = [run(data) for _ in range(args.repeat)]
-        wall = statistics.median(turns / seconds for seconds, _ in passes)
-        cpu = statistics.median(turns / cpu for _, cpu in passes)
-        # on a loaded machine the wall figure falls with the load; the CPU-time figure much less
-        print(f"{label + ':':31} {wall:9.0f} turns/s wall, {cpu:9.0f} turns/s of CPU time")
-        result.update({f"{key}_turns_per_s": round(wall), f"{key}_turns_per_cpu_s": round(cpu)})
+                                   lambda data, compiled: session_pass(data, DELTA, compiled), lines)):
+        passes: dict[bool, list[tuple[float, float]]] = {compiled: [] for _, _, compiled in boards}
+        for _ in range(args.repeat):
+            for _, _, compiled in boards:
+                passes[compiled].append(run(data, compiled))
+        for which, suffix, compiled in boards:
+            wall = statistics.median(turns / seconds for seconds, _ in passes[compiled])
+            cpu = statistics.median(turns / cpu for _, cpu in passes[compiled])
+            # on a loaded machine the wall figure falls with the load; the CPU-time figure much less
+            print(f"{label + which + ':':37} {wall:9.0f} turns/s wall, {cpu:9.0f} turns/s of CPU time")
+            result.update({f"{key}{suffix}_turns_per_s": round(wall), f"{key}{suffix}_turns_per_cpu_s": round(cpu)})
     if args.pairs:
         if shutil.which("node") is None:
             print("live: skipped (node is not installed)")

@@ -7,29 +7,24 @@ and their answers complete the turn. Pure: no files, processes or clock.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from runner.games.interface import Answer, Outcome, TurnInput, TurnReport
 from runner.games.invaders.config import DISQUALIFY, InvadersConfig
-from runner.games.invaders.protocol import parse_answer, render_board, render_request, render_state_json
-from runner.games.invaders.protocol.lines import DELTA, SentTowers, render_delta, render_delta_request
-from runner.games.invaders.protocol.record import RecordRenderer
-from runner.games.invaders.rules import (
-    APPLIED,
-    NO_ACTION,
-    Actions,
-    State,
-    finish_turn,
-    is_over,
-    render_row,
-    render_view,
-    start_turn,
-)
+from runner.games.invaders.board import new_board
+from runner.games.invaders.protocol import parse_answer, render_board, render_request
+from runner.games.invaders.protocol.lines import DELTA, render_delta_request
+from runner.games.invaders.rules import APPLIED, NO_ACTION, Actions, is_over, render_row, render_view
+from runner.games.invaders.rules.turn import QUIET_TURN
 
 DEFENDER = "defender"
 INVADER = "invader"
 SEATS = (DEFENDER, INVADER)
 DISQUALIFIED = "disqualified"
+#: An empty read-only mapping, shared: a TurnInput's files (a persistent bot gets its line only), a TurnReport's
+#: log files and, on most turns, its refusals. attrs would make a new dict each time.
+NO_FILES: Mapping[str, Any] = MappingProxyType({})
 
 
 def answer_value(answer: Answer | None) -> tuple[Any, str | None]:
@@ -38,6 +33,8 @@ def answer_value(answer: Answer | None) -> tuple[Any, str | None]:
         return None, "no answer"
     if answer.fault is not None:
         return None, answer.fault.value
+    if answer.text == "null":  # most answers of most turns
+        return None, None
     parsed = parse_answer(answer.text)
     return parsed.value, parsed.error
 
@@ -54,17 +51,17 @@ class InvadersSession:
 
     seats = SEATS
 
-    def __init__(self, config: InvadersConfig) -> None:
+    def __init__(self, config: InvadersConfig, compiled: bool | None = None) -> None:
+        """`compiled`: the board (board.py): None for the default (compiled if built), False or True to insist."""
         self.config = config
         self.turn_limit: int | None = config.max_turns
-        self.state = State()
-        self._penalty = start_turn(self.state)  # turn 1, phases A-G: what the bots decide on
+        self._board = new_board(compiled)  # the state, the rules, and the request and log renderers
+        self.state = self._board.state
+        self._board.start_turn()  # turn 1, phases A-G: what the bots decide on
         self._outcome: Outcome | None = None
         self._score = 0
         self._delta_seats: tuple[str, ...] = ()  # seats sent the delta request (protocol/lines.py)
-        self._sent_towers = SentTowers()  # the towers as of the last delta
         self._delta: tuple[int, str] | None = None  # (turn, body) of the last delta rendered
-        self._records = RecordRenderer()  # each turn's log line, by hand (protocol/record.py)
 
     def use_request_format(self, seat: str, name: str) -> None:
         """Send `seat` the `name` request (`InvadersGame.request_formats`); before the first `inputs()`."""
@@ -83,45 +80,51 @@ class InvadersSession:
 
     def inputs(self) -> dict[str, TurnInput]:
         turn = self.state.turn
+        delta_seats = self._delta_seats
         lines = {}
-        if len(self._delta_seats) < len(SEATS):
-            state_json = render_state_json(self.state)  # spec 4 H: both sides see the same state
-            lines = {seat: render_request(turn, seat, state_json) for seat in SEATS if seat not in self._delta_seats}
-        if self._delta_seats:
-            if self._delta is None or self._delta[0] != turn:  # once per turn: it moves `_sent_towers` on
-                self._delta = (turn, render_delta(self.state, self._sent_towers))
-            lines.update((seat, render_delta_request(turn, seat, self._delta[1])) for seat in self._delta_seats)
-        return {seat: TurnInput(line=lines[seat]) for seat in SEATS}
+        if len(delta_seats) < len(SEATS):
+            state_json = self._board.state_json()  # spec 4 H: both sides see the same state
+            for seat in SEATS:
+                if seat not in delta_seats:
+                    lines[seat] = render_request(turn, seat, state_json)
+        if delta_seats:
+            delta = self._delta
+            if delta is None or delta[0] != turn:  # once per turn: it moves the board's towers sent on
+                delta = self._delta = (turn, self._board.delta())
+            for seat in delta_seats:
+                lines[seat] = render_delta_request(turn, seat, delta[1])
+        return {DEFENDER: TurnInput(NO_FILES, lines[DEFENDER]), INVADER: TurnInput(NO_FILES, lines[INVADER])}
 
     def play_turn(self, answers: Mapping[str, Answer]) -> TurnReport:
         """Complete the current turn with both answers (spec 4 I-K), then start the next one."""
-        values: dict[str, Any] = {}
+        defender, defender_fault = answer_value(answers.get(DEFENDER))
+        invader, invader_fault = answer_value(answers.get(INVADER))
         faults: dict[str, str] = {}
-        for seat in SEATS:
-            values[seat], fault = answer_value(answers.get(seat))
-            if fault is not None:
-                faults[seat] = fault
-        if faults and self.config.faults == DISQUALIFY:
-            return self._disqualify(values, faults)
-        events = [f"{seat}: fault ({fault}), played as no action" for seat, fault in faults.items()]
-        for seat in faults:
-            values[seat] = None
-        actions = finish_turn(self.state, values[INVADER], values[DEFENDER])
-        record, line = self._record(values, actions, faults)
-        rejected: dict[str, tuple[str, ...]] = {}
-        for seat, result in ((INVADER, actions.invader), (DEFENDER, actions.defender)):
-            if result not in (APPLIED, NO_ACTION):
-                rejected[seat] = (result,)
-                events.append(f"{seat}: ignored: {result}")
+        events: list[str] = []
+        if defender_fault is not None or invader_fault is not None:  # SEATS order
+            faults = {seat: fault for seat, fault in ((DEFENDER, defender_fault), (INVADER, invader_fault))
+                      if fault is not None}
+            if self.config.faults == DISQUALIFY:
+                return self._disqualify({DEFENDER: defender, INVADER: invader}, faults)
+            events = [f"{seat}: fault ({fault}), played as no action" for seat, fault in faults.items()]
+            defender = None if defender_fault is not None else defender
+            invader = None if invader_fault is not None else invader
+        actions = self._board.finish_turn(invader, defender)
+        record, line = self._board.record(invader, defender, actions, faults)
+        rejected: Mapping[str, tuple[str, ...]] = NO_FILES  # the same empty read-only mapping
+        if actions is not QUIET_TURN:
+            refused = {seat: (result,) for seat, result in ((INVADER, actions.invader), (DEFENDER, actions.defender))
+                       if result not in (APPLIED, NO_ACTION)}
+            events.extend(f"{seat}: ignored: {result}" for seat, (result,) in refused.items())
+            rejected = refused or rejected
         self._advance()
-        return TurnReport(events=tuple(events), rejected=rejected, record=record, record_line=line)
+        return TurnReport(tuple(events), rejected, NO_FILES, record, line)  # positional: attrs' init is slow
 
     def _record(self, values: Mapping[str, Any], actions: Actions, faults: Mapping[str, str],
                 disqualified: list[str] | None = None) -> tuple[dict[str, Any], str]:
         """The log line of spec 18 (record and text): the spec 16 row, then what became of each action (`ir`,
         `dr`), the faults and the disqualified seats (`dq`) if any."""
-        return self._records.render(self.state, values[INVADER], values[DEFENDER], actions, self._penalty, faults,
-                                    disqualified)
+        return self._board.record(values[INVADER], values[DEFENDER], actions, faults, disqualified)
 
     def _disqualify(self, values: Mapping[str, Any], faults: Mapping[str, str]) -> TurnReport:
         """spec 18 Faults: the match ends at once; neither answer of this turn is applied."""
@@ -153,7 +156,7 @@ class InvadersSession:
         elif state.turn >= self.config.max_turns:
             self._end("max_turns", (DEFENDER,), (INVADER,))
         else:
-            self._penalty = start_turn(state)
+            self._board.start_turn()
 
     def _end(self, reason: str, first: tuple[str, ...], second: tuple[str, ...]) -> None:
         # decision: the invader wins a game it ends (life 0); the defender wins one that reaches the cap

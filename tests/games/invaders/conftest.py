@@ -1,16 +1,21 @@
 """Fixtures: play a Session with scripted answers (`play`), write its log in the core's JsonlLog layout
-(`write_log`). Fixtures rather than an importable module, so any pytest import mode works."""
+(`write_log`), random answers for long games (`random_answers`). Fixtures rather than an importable module, so
+any pytest import mode works."""
 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from runner.games.interface import Answer
 from runner.games.invaders import GAME
+from runner.games.invaders.rules import constants as C
 from runner.games.invaders.session import InvadersSession
 
 Script = Callable[[int, dict], str]
@@ -53,6 +58,49 @@ def write_session_log(folder: Path, session: InvadersSession, records: list[dict
         for record in records:
             handle.write(json.dumps(record, separators=(",", ":")) + "\n")
     return folder
+
+
+#: Random answers for long games: valid actions (a third of them at the row's ends), invalid ones and junk.
+JUNK: list[Any] = [None, 0, "", False, True, 7, -0.0, "x", "é", [], {}, [1, 2], {"action": "fly"}, {"hp": -1},
+                   {"hp": 1.5}, {"hp": 10**40}, {"hp": None, "defense": 2.0}, {"action": "destroy", "pos": -1},
+                   {"pos": "5", "action": "build", "type": "turret"}, {"action": "build", "pos": 2.5, "type": "bomb"},
+                   {"action": "build", "type": "bomb", "pos": 10**30}, {"action": "upgrade", "pos": 3.0, "stat": "range"}]
+
+
+EDGES = (0, 1, 2, 97, 98, 99)
+
+
+def random_defender_answer(rng: random.Random) -> Any:
+    roll = rng.random()
+    where = rng.random()  # the row's ends are where ranges get cut (spec 3.1): a third of the actions go there
+    pos = rng.randrange(-2, 102) if where < 0.05 else rng.choice(EDGES) if where < 0.35 else rng.randrange(100)
+    if roll < 0.08:
+        return rng.choice(JUNK)
+    if roll < 0.45:
+        return {"action": "build", "type": rng.choice(C.VALID_TOWER_TYPES), "pos": pos}
+    if roll < 0.7:
+        return {"action": "upgrade", "pos": pos, "stat": rng.choice(("power", "range"))}
+    if roll < 0.75:
+        return {"action": "destroy", "pos": pos}
+    return None
+
+
+def random_invader_answer(rng: random.Random, state: Any) -> Any:
+    roll = rng.random()
+    if roll < 0.05:
+        return rng.choice(JUNK)
+    if roll < 0.6:
+        cap = state.invader_boost_max + rng.choice((0, 0, 0, 3))  # now and then over the cap
+        hp = rng.randint(0, cap)
+        defense = rng.randint(0, cap - hp)
+        return {"hp": hp, "defense": defense, "stunRes": rng.randint(0, cap - hp - defense)}
+    return None
+
+
+@pytest.fixture(scope="session")
+def random_answers() -> SimpleNamespace:
+    """`.defender(rng)` and `.invader(rng, state)`: a random answer value (session scope: hypothesis tests)."""
+    return SimpleNamespace(defender=random_defender_answer, invader=random_invader_answer)
 
 
 @pytest.fixture

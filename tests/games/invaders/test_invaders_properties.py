@@ -6,7 +6,7 @@ spec 4 A-B gives."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from types import SimpleNamespace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,39 +14,6 @@ from hypothesis import strategies as st
 from runner.games.invaders.rules import State, finish_turn, is_over, render_row, start_turn
 from runner.games.invaders.rules import constants as C
 from runner.games.invaders.rules.turn import charge_hoarding, grow_economy
-
-JUNK: list[Any] = [None, 0, "", False, True, 7, "x", [], {}, {"action": "fly"}, {"hp": -1}, {"hp": 1.5},
-                   {"pos": "5", "action": "build", "type": "turret"}, {"action": "build", "pos": 2.5, "type": "bomb"}]
-
-
-EDGES = (0, 1, 2, 97, 98, 99)
-
-
-def defender_answer(rng: random.Random) -> Any:
-    roll = rng.random()
-    where = rng.random()  # the row's ends are where ranges get cut (spec 3.1): a third of the actions go there
-    pos = rng.randrange(-2, 102) if where < 0.05 else rng.choice(EDGES) if where < 0.35 else rng.randrange(100)
-    if roll < 0.08:
-        return rng.choice(JUNK)
-    if roll < 0.45:
-        return {"action": "build", "type": rng.choice(C.VALID_TOWER_TYPES), "pos": pos}
-    if roll < 0.7:
-        return {"action": "upgrade", "pos": pos, "stat": rng.choice(("power", "range"))}
-    if roll < 0.75:
-        return {"action": "destroy", "pos": pos}
-    return None
-
-
-def invader_answer(rng: random.Random, state: State) -> Any:
-    roll = rng.random()
-    if roll < 0.05:
-        return rng.choice(JUNK)
-    if roll < 0.6:
-        cap = state.invader_boost_max + rng.choice((0, 0, 0, 3))  # now and then over the cap
-        hp = rng.randint(0, cap)
-        defense = rng.randint(0, cap - hp)
-        return {"hp": hp, "defense": defense, "stunRes": rng.randint(0, cap - hp - defense)}
-    return None
 
 
 def check_invariants(state: State, life_before: int) -> None:
@@ -63,7 +30,7 @@ def check_invariants(state: State, life_before: int) -> None:
 
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32), rich=st.booleans())
-def test_random_long_games_keep_the_invariants(seed: int, rich: bool) -> None:
+def test_random_long_games_keep_the_invariants(seed: int, rich: bool, random_answers: SimpleNamespace) -> None:
     rng = random.Random(seed)  # a seed, not st.randoms(): a 1500-turn stream is too much data to shrink
     state = State()
     if rich:  # enough gold for a crowded tower row, which the real economy only reaches after many turns
@@ -72,7 +39,7 @@ def test_random_long_games_keep_the_invariants(seed: int, rich: bool) -> None:
         life = state.defender_life
         start_turn(state)
         check_invariants(state, life)
-        actions = finish_turn(state, invader_answer(rng, state), defender_answer(rng))
+        actions = finish_turn(state, random_answers.invader(rng, state), random_answers.defender(rng))
         assert isinstance(actions.invader, str) and isinstance(actions.defender, str)
         check_invariants(state, life)
         if is_over(state):
@@ -134,7 +101,7 @@ def literal_movement(state: State) -> None:
 
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32), gold=st.sampled_from((50, 300, 3000)))
-def test_fast_phases_equal_the_literal_spec(seed: int, gold: int) -> None:
+def test_fast_phases_equal_the_literal_spec(seed: int, gold: int, random_answers: SimpleNamespace) -> None:
     rng = random.Random(seed)
     fast, plain = State(), State()
     fast.defender_gold = plain.defender_gold = gold
@@ -145,7 +112,7 @@ def test_fast_phases_equal_the_literal_spec(seed: int, gold: int) -> None:
         charge_hoarding(plain)
         grow_economy(plain)
         assert render_row(fast) == render_row(plain)
-        invader, defender = invader_answer(rng, fast), defender_answer(rng)
+        invader, defender = random_answers.invader(rng, fast), random_answers.defender(rng)
         assert finish_turn(fast, invader, defender) == finish_turn(plain, invader, defender)
         if is_over(fast):
             break

@@ -36,7 +36,7 @@ _words: dict[str, str] = {}  # the results of actions ("none", "applied", reason
 _WORDS_LIMIT = 4096
 
 
-def _word(text: str) -> str:
+def word(text: str) -> str:
     """`dumps(text)` of a string, remembered."""
     encoded = _words.get(text)
     if encoded is None:
@@ -44,6 +44,19 @@ def _word(text: str) -> str:
             _words.clear()
         encoded = _words[text] = dumps(text)
     return encoded
+
+
+def add_faults(record: dict[str, Any], faults: Mapping[str, str], disqualified: list[str] | None) -> str:
+    """Adds `faults` (if any) and `dq` (if not None) to the end of `record`; returns their text, to go before the
+    line's closing brace."""
+    text = ""
+    if faults:
+        record["faults"] = dict(faults)
+        text += f',"faults":{dumps(record["faults"])}'
+    if disqualified is not None:
+        record["dq"] = disqualified
+        text += f',"dq":{dumps(disqualified)}'
+    return text
 
 
 @attrs.define(eq=False)
@@ -97,13 +110,9 @@ class RecordRenderer:
         record["ir"] = actions.invader
         record["dr"] = actions.defender
         iv_text = ",".join([f"[{i.pos},{i.hp},{i.maxhp},{i.defense},{i.stun_res},{i.stun_time}]" for i in invaders])
-        parts.append(f',"tw":{tower_text},"iv":[{iv_text}],"ir":{_word(actions.invader)},"dr":{_word(actions.defender)}')
-        if faults:
-            record["faults"] = dict(faults)
-            parts.append(f',"faults":{dumps(record["faults"])}')
-        if disqualified is not None:
-            record["dq"] = disqualified
-            parts.append(f',"dq":{dumps(disqualified)}')
+        parts.append(f',"tw":{tower_text},"iv":[{iv_text}],"ir":{word(actions.invader)},"dr":{word(actions.defender)}')
+        if faults or disqualified is not None:
+            parts.append(add_faults(record, faults, disqualified))
         parts.append("}")
         return record, "".join(parts)
 

@@ -51,6 +51,9 @@ class Actions:
         return self.invader == APPLIED
 
 
+QUIET_TURN = Actions(NO_ACTION, NO_ACTION)  # both answered null
+
+
 def _damage(invaders: list[Invader | None], cell: int, invader: Invader, power: int) -> None:
     # spec 4 A: damage is max(power - defense, 1); a dead invader leaves its cell at once
     loss = power - invader.defense
@@ -287,10 +290,18 @@ def _outcome_of(parsed: Any, check: Any, apply: Any, state: State) -> str:
     return APPLIED
 
 
-def finish_turn(state: State, invader_answer: Any, defender_answer: Any) -> Actions:
-    """Phases I and J: apply the invader's then the defender's JSON answer; never raises on any value."""
-    invader = _outcome_of(parse_invader_action(invader_answer), check_spawn, spawn_invader, state)
-    defender = _outcome_of(parse_defender_action(defender_answer), check_defender, apply_defender, state)
+def finish_turn(
+    state: State, invader_answer: Any, defender_answer: Any, spawn: Any = spawn_invader, defend: Any = apply_defender
+) -> Actions:
+    """Phases I and J: apply the invader's then the defender's JSON answer; never raises on any value.
+
+    `spawn` and `defend` carry out a checked action: the compiled board (board.py) passes its own, so the
+    parsing, the checks and their words are these in both.
+    """
+    if invader_answer is None and defender_answer is None:  # most turns of most games
+        return QUIET_TURN
+    invader = _outcome_of(parse_invader_action(invader_answer), check_spawn, spawn, state)
+    defender = _outcome_of(parse_defender_action(defender_answer), check_defender, defend, state)
     return Actions(invader, defender)
 
 

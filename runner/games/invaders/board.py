@@ -1,0 +1,143 @@
+"""The board a session plays on: the compiled one (rules/_board.c) when it is built, else the pure Python rules.
+
+Both give byte-identical request lines, log lines and records (tests/games/invaders/test_invaders_board.py);
+the compiled one takes a turn's Python cost from ~80 us to a few us. The pure rules stay the reference and
+the fallback: `TD_RUNNER_PURE_PYTHON=1` in the environment forces them (for tests, or if the build misbehaves),
+and they are used when the extension is missing (no compiler at install) or stale (its compiled-in SHA-256
+differs from rules/_board.c on disk: rebuild with `pip install -e .` or `python setup.py build_ext --inplace`).
+
+Parsing and checking answers stays in Python for both (rules/actions.py, rules/turn.py): the compiled board
+only carries out actions that passed the checks, and its rows hand the checks and views copies of the cells.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from runner.games.invaders.protocol.lines import SentTowers, render_delta, render_state_json
+from runner.games.invaders.protocol.record import RecordRenderer, add_faults, dumps, word
+from runner.games.invaders.rules.actions import Build, DefenderAction, Spawn, Upgrade
+from runner.games.invaders.rules.state import Invader, State, Tower
+from runner.games.invaders.rules.turn import APPLIED, NO_ACTION, QUIET_TURN, Actions, Penalty, finish_turn, start_turn
+
+PURE_ENV = "TD_RUNNER_PURE_PYTHON"
+SOURCE = Path(__file__).resolve().parent / "rules" / "_board.c"
+
+
+def source_digest(path: Path = SOURCE) -> str | None:
+    """SHA-256 of the C source on disk (what setup.py compiles into the module), None if it is not there."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def compiled_module() -> ModuleType | None:
+    """The built extension, or None: not built, or built from another version of the source (a warning)."""
+    try:
+        from runner.games.invaders.rules import _board
+    except ImportError:
+        return None
+    digest = source_digest()
+    if digest is not None and digest != _board.SOURCE_SHA256:
+        warnings.warn(f"{SOURCE} changed since the compiled board was built; playing on the pure Python rules "
+                      "(rebuild: pip install -e . or python setup.py build_ext --inplace)", stacklevel=2)
+        return None
+    _board.bind(Invader, Tower)
+    return _board
+
+
+def pure_forced() -> bool:
+    """Whether the environment asks for the pure Python rules (TD_RUNNER_PURE_PYTHON set, and not to 0)."""
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+_COMPILED = compiled_module()
+QUIET_WORDS = (word(NO_ACTION), word(NO_ACTION))  # `ir` and `dr` of most turns
+
+
+class PureBoard:
+    """The pure Python rules and renderers behind one interface with CompiledBoard."""
+
+    compiled = False
+
+    def __init__(self) -> None:
+        self.state = State()
+        self._sent = SentTowers()
+        self._records = RecordRenderer()
+        self._penalty: Penalty | None = None
+
+    def start_turn(self) -> None:
+        """Phases A-G; the penalty is kept for the turn's record."""
+        self._penalty = start_turn(self.state)
+
+    def finish_turn(self, invader: Any, defender: Any) -> Actions:
+        return finish_turn(self.state, invader, defender)
+
+    def state_json(self) -> str:
+        return render_state_json(self.state)
+
+    def delta(self) -> str:
+        return render_delta(self.state, self._sent)
+
+    def record(self, invader: Any, defender: Any, actions: Actions, faults: Mapping[str, str],
+               disqualified: list[str] | None = None) -> tuple[dict[str, Any], str]:
+        """The turn's log record and line (protocol/record.py), with the penalty of the last start_turn."""
+        return self._records.render(self.state, invader, defender, actions, self._penalty, faults, disqualified)
+
+
+def _spawn(board: Any, spawn: Spawn) -> None:
+    board.spawn(spawn.hp, spawn.defense, spawn.stun_res)
+
+
+def _defend(board: Any, action: DefenderAction) -> None:
+    if isinstance(action, Build):
+        board.build(action.pos, action.type)
+    elif isinstance(action, Upgrade):
+        board.upgrade(action.pos, action.stat)
+    else:
+        board.destroy(action.pos)
+
+
+class CompiledBoard:
+    """rules/_board.c's Board: the state (with State's attributes and rows of copies) and the hot path."""
+
+    compiled = True
+
+    def __init__(self, module: ModuleType) -> None:
+        self.state = module.Board()
+        # PureBoard's methods, the board's own (no Python frame): start_turn keeps the penalty for the record
+        self.start_turn, self.state_json, self.delta = self.state.start_turn, self.state.state_json, self.state.delta
+
+    def finish_turn(self, invader: Any, defender: Any) -> Actions:
+        if invader is None and defender is None:  # finish_turn's own shortcut, a call earlier
+            return QUIET_TURN
+        return finish_turn(self.state, invader, defender, _spawn, _defend)
+
+    def record(self, invader: Any, defender: Any, actions: Actions, faults: Mapping[str, str],
+               disqualified: list[str] | None = None) -> tuple[dict[str, Any], str]:
+        ir, dr = actions.invader, actions.defender
+        record, line = self.state.record(invader, defender, "null" if invader is None else dumps(invader),
+                                         "null" if defender is None else dumps(defender), ir == APPLIED, ir, dr,
+                                         *(QUIET_WORDS if actions is QUIET_TURN else (word(ir), word(dr))))
+        if faults or disqualified is not None:
+            line = line[:-1] + add_faults(record, faults, disqualified) + "}"
+        return record, line
+
+
+def new_board(compiled: bool | None = None) -> PureBoard | CompiledBoard:
+    """A board at turn 0. By default the compiled one when it is built and TD_RUNNER_PURE_PYTHON is not set;
+    `compiled=False` asks for the pure one, `compiled=True` for the compiled one (ValueError if not built)."""
+    if compiled is None:
+        compiled = _COMPILED is not None and not pure_forced()
+    if not compiled:
+        return PureBoard()
+    if _COMPILED is None:
+        raise ValueError(f"the compiled board is not built or is stale ({SOURCE.name})")
+    return CompiledBoard(_COMPILED)
