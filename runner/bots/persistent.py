@@ -206,6 +206,8 @@ class PersistentBot:
         """The turn's outcome once its wait is over: the answer, the end of the process, or a time-out."""
         events, output = request.events, request.output
         assert output is not None
+        if answer is not None and not (events or output.kept or output.dropped or self.late_dropped):
+            return TurnOutcome(TurnStatus.OK, answer, seconds, "", None, ())  # the usual turn: a bare answer
         if output.dropped:
             events.append(f"output truncated: {format_size(output.dropped)} dropped")
         if self.late_dropped:
@@ -328,8 +330,8 @@ def collect_all(asks: Iterable[tuple[PersistentBot, Request]]) -> list[TurnOutco
 
     Each bot keeps its own deadline; the wait ends when every bot has answered, timed out or died. Writing
     and reading share the poll: a bot blocked on a full stdout pipe is not reading stdin, so waiting for
-    either alone could wait for the deadline. One poll per turn for all bots, not a poll object, a thread or
-    a stderr read per bot: on a 12,630-turn Invaders match those were most of the runner's own time.
+    either alone could wait for the deadline. One poll object per turn for all bots, not a thread or a
+    stderr read per bot: on a 12,630-turn Invaders match those were most of the runner's own time.
     """
     asks = tuple(asks)
     ended: list[tuple[str | None, float]] = [(None, 0.0)] * len(asks)  # (answer, seconds) per ask
@@ -344,9 +346,7 @@ def collect_all(asks: Iterable[tuple[PersistentBot, Request]]) -> list[TurnOutco
                 waiting[index] = (bot, request)
             else:
                 ended[index] = (answer, time.perf_counter() - request.started)
-    if waiting:
-        _wait_for_answers(waiting, ended)
-    _sweep_stderr(asks)
+    _Wait(asks, waiting, ended).run()
     return [request.done if request.done is not None else bot._outcome(request, *ended[index])
             for index, (bot, request) in enumerate(asks)]
 
@@ -354,87 +354,90 @@ def collect_all(asks: Iterable[tuple[PersistentBot, Request]]) -> list[TurnOutco
 _OUT, _ERR, _IN = 0, 1, 2  # which of a bot's pipes a polled fd is
 
 
-def _wait_for_answers(waiting: dict[int, tuple[PersistentBot, Request]], ended: list[tuple[str | None, float]]) -> None:
-    """Poll until every bot of `waiting` has an entry in `ended`. The usual event is a whole answer line in
-    one read: it is decoded and accepted at once, without going through `pending` and a split."""
-    poller = select.poll()
-    streams: dict[int, tuple[int, int]] = {}  # fd -> (index, which pipe)
-    deadlines: dict[int, float] = {}
-    for index, (bot, request) in waiting.items():
-        out, err, into = bot.fds
-        streams[out], streams[err] = (index, _OUT), (index, _ERR)
-        poller.register(out, _POLLIN)
-        poller.register(err, _POLLIN)
-        if bot.unsent:  # the rest of the request, as the bot reads it
-            streams[into] = (index, _IN)
-            poller.register(into, _POLLOUT)
-        deadlines[index] = request.started + request.limit_ms / 1000
-    now = time.perf_counter()
-    while waiting:
-        nearest = min(deadlines.values())
-        if nearest <= now:
-            for index, ends in list(deadlines.items()):
-                if ends <= now:
-                    bot, request = waiting[index]
-                    bot._collect_stderr(request.output)  # type: ignore[arg-type]
-                    _done(index, None, waiting, ended, deadlines, streams, poller)
-            continue
-        events = poller.poll(int((nearest - now) * 1000 + 0.999) or 1)
+class _Wait:
+    """One turn's wait for the bots of `waiting`, on one poll object: until each has an entry in `ended`,
+    then one last look (timeout 0) at the stderr of every bot asked, for what it wrote before its answer.
+
+    The usual event is a whole answer line in one read: it is decoded and accepted at once, without going
+    through `pending` and a split. An answered bot's stdout leaves the poll (a stale line stays in the pipe
+    for the next turn); its stderr stays, so what it writes while the others think is this turn's output."""
+
+    def __init__(self, asks: tuple[tuple[PersistentBot, Request], ...],
+                 waiting: dict[int, tuple[PersistentBot, Request]], ended: list[tuple[str | None, float]]) -> None:
+        self.waiting = waiting
+        self.ended = ended
+        self.poller = select.poll()
+        self.streams: dict[int, tuple[int, int, PersistentBot, Request]] = {}  # fd -> (index, pipe, bot, request)
+        self.deadlines: dict[int, float] = {}
+        for index, (bot, request) in enumerate(asks):
+            if request.output is None or bot.dead_reason is not None:
+                continue
+            out, err, into = bot.fds
+            if index in waiting:  # stdout first: a batch of events is handled in this order
+                self._watch(out, _POLLIN, (index, _OUT, bot, request))
+                self.deadlines[index] = request.started + request.limit_ms / 1000
+            self._watch(err, _POLLIN, (index, _ERR, bot, request))
+            if index in waiting and bot.unsent:  # the rest of the request, as the bot reads it
+                self._watch(into, _POLLOUT, (index, _IN, bot, request))
+
+    def _watch(self, fd: int, events: int, stream: tuple[int, int, PersistentBot, Request]) -> None:
+        self.streams[fd] = stream
+        self.poller.register(fd, events)
+
+    def _forget(self, fd: int) -> None:
+        if self.streams.pop(fd, None) is not None:
+            self.poller.unregister(fd)
+
+    def run(self) -> None:
+        waiting, deadlines = self.waiting, self.deadlines
+        now = time.perf_counter()
+        while waiting:
+            nearest = min(deadlines.values())
+            if nearest <= now:
+                for index, ends in list(deadlines.items()):
+                    if ends <= now:
+                        bot, request = waiting[index]
+                        bot._collect_stderr(request.output)  # type: ignore[arg-type]
+                        self._done(index, None)
+                continue
+            self._handle(self.poller.poll(int((nearest - now) * 1000 + 0.999) or 1))
+            now = time.perf_counter()
+        if self.streams:  # stderr written before the answers and not read yet
+            self._handle(self.poller.poll(0))
+
+    def _handle(self, events: list[tuple[int, int]]) -> None:
+        streams = self.streams
         for fd, _ in events:
             stream = streams.get(fd)
             if stream is None:
-                continue  # its bot finished earlier in this batch of events
-            index, kind = stream
-            bot, request = waiting[index]
+                continue  # left the poll earlier in this batch of events
+            index, kind, bot, request = stream
             output = request.output
             assert output is not None
             if kind == _OUT:
                 answer = bot._on_stdout(request.turn, output)
-                if answer is None:
-                    continue
-                _done(index, None if answer is False else answer, waiting, ended, deadlines, streams, poller)
+                if answer is not None:
+                    self._done(index, None if answer is False else answer)
             elif kind == _ERR:
                 if not bot._read_into(fd, output):
-                    poller.unregister(fd)
-                    del streams[fd]
+                    self._forget(fd)
             elif not bot._write_request():
                 bot._mark_dead(output, "closed its input and stopped answering")
-                _done(index, None, waiting, ended, deadlines, streams, poller)
+                self._done(index, None)
             elif not bot.unsent:
-                poller.unregister(fd)
-                del streams[fd]
-        now = time.perf_counter()
+                self._forget(fd)
 
-
-def _done(index: int, answer: str | None, waiting: dict[int, tuple[PersistentBot, Request]],
-          ended: list[tuple[str | None, float]], deadlines: dict[int, float], streams: dict[int, tuple[int, int]],
-          poller: select.poll) -> None:
-    """`waiting[index]` has its answer (or None): note it and stop polling its pipes."""
-    bot, request = waiting.pop(index)
-    ended[index] = (answer, time.perf_counter() - request.started)
-    del deadlines[index]
-    if not waiting:  # the last one: the poller is dropped whole, the batch's other events skipped
-        streams.clear()
-        return
-    for fd in bot.fds:
-        if streams.pop(fd, None) is not None:
-            poller.unregister(fd)
-
-
-def _sweep_stderr(asks: tuple[tuple[PersistentBot, Request], ...]) -> None:
-    """What the answered bots wrote on stderr before their answer and was not read yet: one poll for all."""
-    readable: dict[int, tuple[PersistentBot, Capture]] = {}
-    for bot, request in asks:
-        if request.output is not None and bot.proc is not None and bot.dead_reason is None:
-            readable[bot.fds[1]] = (bot, request.output)
-    if not readable:
-        return
-    poller = select.poll()
-    for fd in readable:
-        poller.register(fd, _POLLIN)
-    for fd, _ in poller.poll(0):
-        bot, output = readable[fd]
-        bot._read_into(fd, output)
+    def _done(self, index: int, answer: str | None) -> None:
+        """`waiting[index]` has its answer (or None): note it; its stdout and stdin leave the poll, and all
+        of its pipes when it died."""
+        bot, request = self.waiting.pop(index)
+        self.ended[index] = (answer, time.perf_counter() - request.started)
+        del self.deadlines[index]
+        out, err, into = bot.fds
+        self._forget(out)
+        self._forget(into)
+        if bot.dead_reason is not None:
+            self._forget(err)
 
 
 def _keep(output: Capture, data: bytes) -> None:
