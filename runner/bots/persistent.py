@@ -236,9 +236,12 @@ class PersistentBot:
 
     def _on_stdout(self, turn: int, output: Capture) -> str | None | bool:
         """stdout is readable: the answer, None to keep waiting, or False when the bot is now dead."""
-        chunk = self._read(self.fds[0])
-        if chunk is None:
+        try:
+            chunk = os.read(self.fds[0], _READ_CHUNK)
+        except BlockingIOError:
             return None
+        except OSError:
+            chunk = b""
         if chunk == b"":
             self._mark_dead(output, "closed its output and stopped answering")
             return False
@@ -284,15 +287,6 @@ class PersistentBot:
             _keep(output, self.pending)
             self.pending = b""
         return None
-
-    @staticmethod
-    def _read(fd: int) -> bytes | None:
-        try:
-            return os.read(fd, _READ_CHUNK)
-        except BlockingIOError:
-            return None
-        except OSError:
-            return b""
 
     def _read_into(self, fd: int, output: Capture) -> bool:
         """Read what stderr holds now into the output; False at its end."""
@@ -369,20 +363,20 @@ class _Wait:
         self.poller = select.poll()
         self.streams: dict[int, tuple[int, int, PersistentBot, Request]] = {}  # fd -> (index, pipe, bot, request)
         self.deadlines: dict[int, float] = {}
+        streams, register = self.streams, self.poller.register
         for index, (bot, request) in enumerate(asks):
             if request.output is None or bot.dead_reason is not None:
                 continue
             out, err, into = bot.fds
             if index in waiting:  # stdout first: a batch of events is handled in this order
-                self._watch(out, _POLLIN, (index, _OUT, bot, request))
+                streams[out] = (index, _OUT, bot, request)
+                register(out, _POLLIN)
                 self.deadlines[index] = request.started + request.limit_ms / 1000
-            self._watch(err, _POLLIN, (index, _ERR, bot, request))
+            streams[err] = (index, _ERR, bot, request)
+            register(err, _POLLIN)
             if index in waiting and bot.unsent:  # the rest of the request, as the bot reads it
-                self._watch(into, _POLLOUT, (index, _IN, bot, request))
-
-    def _watch(self, fd: int, events: int, stream: tuple[int, int, PersistentBot, Request]) -> None:
-        self.streams[fd] = stream
-        self.poller.register(fd, events)
+                streams[into] = (index, _IN, bot, request)
+                register(into, _POLLOUT)
 
     def _forget(self, fd: int) -> None:
         if self.streams.pop(fd, None) is not None:
@@ -434,8 +428,11 @@ class _Wait:
         self.ended[index] = (answer, time.perf_counter() - request.started)
         del self.deadlines[index]
         out, err, into = bot.fds
-        self._forget(out)
-        self._forget(into)
+        streams, poller = self.streams, self.poller
+        del streams[out]
+        poller.unregister(out)
+        if into in streams:
+            self._forget(into)
         if bot.dead_reason is not None:
             self._forget(err)
 
