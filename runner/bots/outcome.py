@@ -17,7 +17,9 @@ class TurnStatus(enum.Enum):
     FAILED_TO_START = "failed_to_start"  # never ran: the program vanished, the bot folder is gone, ...
 
 
-@attrs.frozen
+#: built for every bot turn: a mutable attrs record, as a frozen one's init costs three times as much (0.9
+#: vs 0.3 us); nothing changes it after it is made.
+@attrs.define
 class TurnOutcome:
     """One run of a bot. `command` is what the engine parses and PlayerCommand.txt records (spec 4.1)."""
 
