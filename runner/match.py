@@ -264,6 +264,8 @@ class MatchRunner:
             for p in settings.players
             if p.bot is not None and uses_persistent(game, p.bot)
         }
+        #: the game's time budget for each persistent seat (None: per-turn bots and humans)
+        self.budgets = {seat: game.time_budget if seat in self.persistent else None for seat in self.players}
         for seat, bot in self.persistent.items():
             if bot.bot.request is not None:  # checked against game.request_formats by runner/play.py
                 session.use_request_format(seat, bot.bot.request)  # type: ignore[attr-defined]
@@ -340,11 +342,11 @@ class MatchRunner:
         view = session.text_view() if self._needs_view(active) else ""
         outcomes = self.run_players(turn, active, inputs, view)
         answers = {}
+        tallies, budgets = self.tallies, self.budgets
         for seat, outcome in outcomes.items():
-            tally = self.tallies[seat]
+            tally = tallies[seat]
             tally.record_turn(turn, outcome)
-            budget = self.game.time_budget if seat in self.persistent else None
-            answers[seat] = answer_from(outcome, tally, budget, turn)
+            answers[seat] = answer_from(outcome, tally, budgets[seat], turn)
         report = session.play_turn(answers)
         self.turns_played += 1
         for seat in report.rejected:

@@ -189,14 +189,14 @@ class PersistentBot:
             done = TurnOutcome(self.dead_status, "", 0.0, "", self.exit_code, (*events, self.dead_reason),
                                self._dead_detail())
             return Request(turn, 0.0, 0, starting, events, None, done)
-        limit_ms = max(self.startup_ms, self.limits.timeout_ms) if starting else self.limits.timeout_ms
+        limits = self.limits
+        limit_ms = max(self.startup_ms, limits.timeout_ms) if starting else limits.timeout_ms
         started = time.perf_counter()
-        self.unsent = self.unsent + line.encode("utf-8") + b"\n" if self.unsent else line.encode("utf-8") + b"\n"
+        self.unsent += line.encode("utf-8") + b"\n"
+        output = Capture(limits.output_cap_bytes)
         if not self._write_request():
-            output = Capture(self.limits.output_cap_bytes)
             self._mark_dead(output, "closed its input and stopped answering")
-            return Request(turn, started, limit_ms, starting, events, output)
-        return Request(turn, started, limit_ms, starting, events, Capture(self.limits.output_cap_bytes))
+        return Request(turn, started, limit_ms, starting, events, output)
 
     def collect(self, request: Request) -> TurnOutcome:
         """Wait for the answer to `request` (or the deadline, or the end of the process)."""
