@@ -349,8 +349,8 @@ _OUT, _ERR, _IN = 0, 1, 2  # which of a bot's pipes a polled fd is
 
 
 class _Wait:
-    """One turn's wait for the bots of `waiting`, on one poll object: until each has an entry in `ended`,
-    then one last look (timeout 0) at the stderr of every bot asked, for what it wrote before its answer.
+    """One turn's wait for the bots of `waiting`, on one poll object: until each has an entry in `ended`
+    (then one last look, timeout 0, at stderr when an answer came from last turn's reads).
 
     The usual event is a whole answer line in one read: it is decoded and accepted at once, without going
     through `pending` and a split. An answered bot's stdout leaves the poll (a stale line stays in the pipe
@@ -363,10 +363,15 @@ class _Wait:
         self.poller = select.poll()
         self.streams: dict[int, tuple[int, int, PersistentBot, Request]] = {}  # fd -> (index, pipe, bot, request)
         self.deadlines: dict[int, float] = {}
+        #: whether a bot's answer is already in (read last turn): its stderr needs one look after the wait. A bot
+        #: answering during the wait needs none: its stderr, written before the answer and polled after its
+        #: stdout, shows in the very poll that shows the answer (poll checks the fds in order, each time).
+        self.unpolled = False
         streams, register = self.streams, self.poller.register
         for index, (bot, request) in enumerate(asks):
             if request.output is None or bot.dead_reason is not None:
                 continue
+            self.unpolled = self.unpolled or index not in waiting
             out, err, into = bot.fds
             if index in waiting:  # stdout first: a batch of events is handled in this order
                 streams[out] = (index, _OUT, bot, request)
@@ -396,7 +401,7 @@ class _Wait:
                 continue
             self._handle(self.poller.poll(int((nearest - now) * 1000 + 0.999) or 1))
             now = time.perf_counter()
-        if self.streams:  # stderr written before the answers and not read yet
+        if self.unpolled and self.streams:  # stderr an answer taken from `pending` may follow, not read yet
             self._handle(self.poller.poll(0))
 
     def _handle(self, events: list[tuple[int, int]]) -> None:

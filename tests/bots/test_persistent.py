@@ -333,3 +333,17 @@ def test_close_kills_the_whole_process_tree(persistent, limits: Limits) -> None:
     after = ask(bot, 1)  # the match loop never asks after close; if it did, nothing would be started
     assert (after.status, after.events) == (TurnStatus.CRASH, ("the bot was closed by the runner",))
     assert marked(bot) == []
+
+
+def test_stderr_written_just_before_each_answer_is_that_turns_output(persistent) -> None:
+    """No pause between the stderr line and the answer: the poll that shows the answer shows the stderr too
+    (stdout is polled before stderr), so every turn's output holds its own line, never the next turn's."""
+    bot = persistent("""
+        def answer(round_, line):
+            print(f"err {round_}", file=sys.stderr, flush=True)
+            return "ok"
+        run(answer)
+    """)
+    for turn in range(1, 301):
+        outcome = ask(bot, turn)
+        assert (outcome.command, outcome.output) == ("ok", f"err {turn}\n"), turn
