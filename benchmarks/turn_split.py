@@ -14,6 +14,7 @@ does), timed from the start of the driver process to its end like a `td-runner m
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -63,7 +64,11 @@ def split_match(game: str, folders: Sequence[Path], folder: Path, **plan_options
     with (_timed(session, "play_turn", totals, "engine"), _timed(session, "inputs", totals, "request"),
           _timed(PersistentBot, "send", totals, "request"), _timed(match_module, "collect_all", totals, "pipe_wait"),
           _timed(MatchRunner, "play_one_turn", totals, "loop")):
-        summary = match.run()
+        gc.freeze()  # as `td-runner match` does after start-up: this process's own heap (traces, lines) stays out
+        try:
+            summary = match.run()
+        finally:
+            gc.unfreeze()
     turns = summary.rounds
     totals["rest"] = totals["loop"] - totals["engine"] - totals["request"] - totals["pipe_wait"]
     split = {part: round(totals[part] / turns * 1e6, 1) for part in PARTS}
