@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -134,14 +135,15 @@ def connect(folder: Path, *, create: bool = False, readonly: bool = False) -> sq
         if readonly:
             connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30, check_same_thread=False)
         else:
-            folder.mkdir(parents=True, exist_ok=True)
+            if create and not path.exists():
+                _create(path)
             connection = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
         connection.row_factory = sqlite3.Row
         if not readonly:
-            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA journal_mode=WAL")  # already so in every league made here; a copy may not be
             connection.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a process kill
             connection.execute("PRAGMA foreign_keys=ON")
-            if create:
+            if create:  # a league made by an older td-runner gets the tables added since
                 connection.executescript(SCHEMA)
                 connection.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
                 connection.execute("INSERT OR IGNORE INTO meta VALUES ('scheduled', '0')")
@@ -149,6 +151,33 @@ def connect(folder: Path, *, create: bool = False, readonly: bool = False) -> sq
         return connection
     except sqlite3.Error as exc:
         raise UserError(f"{path}: not a league database: {exc}") from None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot create the league database: {exc.strerror or exc}") from None
+
+
+def _create(path: Path) -> None:
+    """A new league database, built under a temporary name and linked into place whole: a reader that finds
+    `league.sqlite` (a web page, `league status`, a script polling for it) never sees it without its tables."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    building = path.with_name(f".{path.name}.{os.getpid()}.new")
+    building.unlink(missing_ok=True)
+    connection = sqlite3.connect(building, isolation_level=None)
+    try:
+        connection.execute("PRAGMA journal_mode=WAL")  # kept in the file's header
+        connection.executescript(f"BEGIN;\n{SCHEMA}\nCOMMIT;")
+        connection.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        connection.execute("INSERT INTO meta VALUES ('scheduled', '0')")
+    finally:
+        connection.close()  # the last connection: checkpointed, its -wal and -shm files removed
+    try:
+        os.link(building, path)
+    except FileExistsError:  # another process made it first: theirs stands
+        pass
+    except OSError:  # a file system without hard links: a rename, which is whole too
+        if not path.exists():
+            os.replace(building, path)
+    finally:
+        building.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager

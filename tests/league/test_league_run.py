@@ -146,8 +146,8 @@ def test_kill_9_then_run_again(tmp_path: Path) -> None:
                 db.close()
                 if count >= 3:
                     break
-        os.killpg(process.pid, signal.SIGKILL)
     finally:
+        os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=30)
     before = check_consistent(league)
     assert before >= 3
