@@ -242,6 +242,10 @@ class PersistentBot:
             return None
         except OSError:
             chunk = b""
+        return self._on_chunk(chunk, turn, output)
+
+    def _on_chunk(self, chunk: bytes, turn: int, output: Capture) -> str | None | bool:
+        """What `_on_stdout` read (b"" at the end of stdout): the answer, None to keep waiting, or False."""
         if chunk == b"":
             self._mark_dead(output, "closed its output and stopped answering")
             return False
@@ -330,19 +334,87 @@ def collect_all(asks: Iterable[tuple[PersistentBot, Request]]) -> list[TurnOutco
     asks = tuple(asks)
     ended: list[tuple[str | None, float]] = [(None, 0.0)] * len(asks)  # (answer, seconds) per ask
     waiting: dict[int, tuple[PersistentBot, Request]] = {}  # index -> the bots still owing an answer
+    usual = True  # every bot asked, with nothing owed from earlier turns: `_quick_wait` may try first
     for index, (bot, request) in enumerate(asks):
         if request.done is None and bot.dead_reason is not None:  # its input closed as the request was sent
             ended[index] = (None, time.perf_counter() - request.started)
+            usual = False
         elif request.done is None:
+            if bot.pending or bot.unsent or bot.late or bot.late_dropped:
+                usual = False
             # complete lines read after last turn's deadline (no newline, nothing to split: the usual case)
             answer = bot._take_lines(request.turn, request.output) if b"\n" in bot.pending else None
             if answer is None:
                 waiting[index] = (bot, request)
             else:
                 ended[index] = (answer, time.perf_counter() - request.started)
-    _Wait(asks, waiting, ended).run()
+        else:
+            usual = False
+    if not (usual and _quick_wait(asks, waiting, ended)):
+        _Wait(asks, waiting, ended).run()
     return [request.done if request.done is not None else bot._outcome(request, *ended[index])
             for index, (bot, request) in enumerate(asks)]
+
+
+#: `_quick_wait`'s poll objects, by the fds they watch: a poll object only holds fd numbers, so one made for
+#: a set of fds is right for whichever bots hold those numbers now (bounded: cleared past _POLLERS_KEPT)
+_pollers: dict[tuple[int, ...], select.poll] = {}
+_POLLERS_KEPT = 64
+
+
+def _quick_wait(asks: tuple[tuple[PersistentBot, Request], ...], waiting: dict[int, tuple[PersistentBot, Request]],
+                ended: list[tuple[str | None, float]]) -> bool:
+    """The usual turn, without `_Wait`'s set-up: each bot's whole answer line comes in one read, nothing
+    else comes. True when every bot of `waiting` answered so; False, with `waiting` and `ended` updated, at
+    the first other event (stderr, a line in pieces or several, the end of a pipe, a deadline), which is left
+    to `_Wait` (and a stdout chunk already read goes through `_on_chunk`, as `_Wait` would take it).
+
+    The poll object watches every stdout fd, then every stderr fd, and is kept from turn to turn: poll checks
+    fds in that order, so stderr written before an answer shows in the very poll that shows the answer (and
+    sends the turn to `_Wait`, which reads it as this turn's output)."""
+    key = tuple(bot.fds[0] for bot, _ in asks) + tuple(bot.fds[1] for bot, _ in asks)
+    poller = _pollers.get(key)
+    if poller is None:
+        if len(_pollers) >= _POLLERS_KEPT:
+            _pollers.clear()
+        poller = _pollers[key] = select.poll()
+        for fd in key:
+            poller.register(fd, _POLLIN)
+    owed = {bot.fds[0]: index for index, (bot, _) in enumerate(asks) if index in waiting}
+    nearest = min(request.started + request.limit_ms / 1000 for _, request in waiting.values())
+    perf_counter = time.perf_counter
+    while owed:
+        left = nearest - perf_counter()
+        if left <= 0:
+            return False
+        for fd, _ in poller.poll(int(left * 1000 + 0.999)):
+            index = owed.pop(fd, None)
+            if index is None:  # stderr, or a bot that answered already writing again: `_Wait` reads it
+                return False
+            bot, request = waiting.pop(index)
+            try:
+                chunk = os.read(fd, _READ_CHUNK)
+            except BlockingIOError:
+                waiting[index] = (bot, request)
+                owed[fd] = index
+                continue
+            except OSError:
+                chunk = b""
+            if chunk and chunk.find(b"\n") == len(chunk) - 1:  # one whole line
+                answer = bot.accept(chunk[:-1].decode("utf-8", errors="replace").removesuffix("\r"), request.turn)
+                if answer is not None:
+                    ended[index] = (answer, perf_counter() - request.started)
+                    continue
+                _keep(request.output, chunk)  # type: ignore[arg-type]  # a line that is not an answer: output
+                waiting[index] = (bot, request)
+                return False
+            answer = bot._on_chunk(chunk, request.turn, request.output)  # type: ignore[arg-type]
+            if answer is None:
+                waiting[index] = (bot, request)
+            else:
+                ended[index] = (None if answer is False else answer, perf_counter() - request.started)
+            return False
+    return True
 
 
 _OUT, _ERR, _IN = 0, 1, 2  # which of a bot's pipes a polled fd is

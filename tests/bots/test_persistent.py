@@ -24,7 +24,7 @@ from runner.bots import isolation
 from runner.bots.definition import load_bot
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnOutcome, TurnStatus
-from runner.bots.persistent import PersistentBot
+from runner.bots.persistent import PersistentBot, collect_all
 from runner.games.tower_defence import GAME
 
 QUICK = Limits(timeout_ms=5000)  # generous: python needs ~0.1 s to start, more on a loaded machine
@@ -46,8 +46,8 @@ def persistent(python_bot) -> Iterator[Callable[..., PersistentBot]]:
     """`persistent(code, limits, startup_ms)` -> a PersistentBot running LOOP + `code`; closed after the test."""
     made: list[PersistentBot] = []
 
-    def make(code: str, limits: Limits = QUICK, startup_ms: int = 10_000) -> PersistentBot:
-        folder = python_bot(LOOP + textwrap.dedent(code))
+    def make(code: str, limits: Limits = QUICK, startup_ms: int = 10_000, name: str = "bot") -> PersistentBot:
+        folder = python_bot(LOOP + textwrap.dedent(code), name)
         bot = PersistentBot(load_bot(folder), limits, GAME.accept_line, GAME.answer_file.name, startup_ms)
         made.append(bot)
         return bot
@@ -347,3 +347,50 @@ def test_stderr_written_just_before_each_answer_is_that_turns_output(persistent)
     for turn in range(1, 301):
         outcome = ask(bot, turn)
         assert (outcome.command, outcome.output) == ("ok", f"err {turn}\n"), turn
+
+
+def test_lines_written_one_by_one_stay_in_order_with_the_answer(persistent) -> None:
+    """Each line in its own write, with pauses: the wait that takes a whole-line answer in one read also
+    keeps a whole line that is no answer (and stderr in between) as this turn's output, in order."""
+    bot = persistent("""
+        def answer(round_, line):
+            print(f"note {round_}", flush=True)
+            time.sleep(0.01)
+            print(f"err {round_}", file=sys.stderr, flush=True)
+            time.sleep(0.01)
+            print(f"C;{round_ - 1};stale", flush=True)
+            time.sleep(0.01)
+            return "ok"
+        run(answer)
+    """)
+    for turn in range(1, 6):
+        outcome = ask(bot, turn)
+        assert (outcome.status, outcome.command, outcome.events) == (TurnStatus.OK, "ok", ())
+        assert sorted(outcome.output.splitlines()) == sorted([f"note {turn}", f"err {turn}", f"C;{turn - 1};stale"])
+        assert outcome.output.index(f"note {turn}") < outcome.output.index(f"C;{turn - 1};stale")
+
+
+def test_an_answered_bots_stderr_while_another_thinks_is_this_turns_output(persistent) -> None:
+    """Two bots collected together: the quick one answers, then writes stderr while the slow one thinks;
+    that stderr belongs to this turn, and the quick one's stdout written after its answer to the next."""
+    quick = persistent("""
+        def answer(round_, line):
+            print(f"C;{round_};quick", flush=True)
+            time.sleep(0.02)
+            print(f"after {round_}", file=sys.stderr, flush=True)
+            print(f"C;{round_};extra", flush=True)
+            return None
+        run(answer)
+    """)
+    slow = persistent("""
+        def answer(round_, line):
+            time.sleep(0.1)
+            return "slow"
+        run(answer)
+    """, name="slow")
+    for turn in range(1, 4):
+        fast_outcome, slow_outcome = collect_all([(quick, quick.send(turn, {}, str(turn))),
+                                                 (slow, slow.send(turn, {}, str(turn)))])
+        assert (fast_outcome.command, slow_outcome.command) == ("quick", "slow")
+        expected = f"after {turn}\n" if turn == 1 else f"C;{turn - 1};extra\nafter {turn}\n"
+        assert fast_outcome.output == expected, turn
