@@ -19,7 +19,7 @@ import attrs
 from runner.bots.definition import BotDefinition
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnOutcome, TurnStatus
-from runner.bots.persistent import STARTUP_MS, PersistentBot, Request, collect_all
+from runner.bots.persistent import STARTUP_MS, PersistentBot, Request, collect_all, exchange
 from runner.bots.process import run_turn
 from runner.games.interface import (
     Answer,
@@ -272,6 +272,7 @@ class MatchRunner:
         bot_dirs = [p.bot.bot_dir for p in settings.players if p.bot]
         # one folder for two seats (self-play): their files would collide, so take turns like the official runner
         self.sequential = len(bot_dirs) != len(set(bot_dirs))
+        self.all_persistent = not self.sequential and len(self.persistent) == len(self.players)  # see run_players
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=len(self.players), thread_name_prefix="bot")
         # the log is written by one background thread, in turn order, while the next turn's bots run: the
         # disk's latency (many small files a turn) stays off the turn loop
@@ -370,6 +371,10 @@ class MatchRunner:
         Persistent bots get their requests first and are collected on this thread (no thread hop per bot
         per turn: a 12,630-turn Invaders match is mostly such hops); per-turn bots run on the pool.
         """
+        if self.all_persistent and not any(inputs[seat].files for seat in active):  # Invaders: every turn
+            bots = [self.persistent[seat] for seat in active]
+            lines = [inputs[seat].line or "" for seat in active]
+            return dict(zip(active, exchange(bots, turn, lines, self.write_deferred_lines)))
         outcomes: dict[str, TurnOutcome] = {}
         futures: dict[str, concurrent.futures.Future[TurnOutcome]] = {}
         asks: list[tuple[PersistentBot, Request]] = []

@@ -26,7 +26,7 @@ import os
 import select
 import subprocess
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -42,6 +42,8 @@ from runner.bots.process import (
     open_bot_dir,
     write_turn_files,
 )
+
+NO_FILES: Mapping[str, str] = {}  # a turn without files (never written to)
 
 #: Default wall-clock limit for the first answer (process start-up included).
 STARTUP_MS = 10_000
@@ -189,14 +191,20 @@ class PersistentBot:
             done = TurnOutcome(self.dead_status, "", 0.0, "", self.exit_code, (*events, self.dead_reason),
                                self._dead_detail())
             return Request(turn, 0.0, 0, starting, events, None, done)
-        limits = self.limits
-        limit_ms = max(self.startup_ms, limits.timeout_ms) if starting else limits.timeout_ms
         started = time.perf_counter()
         self.unsent += line.encode("utf-8") + b"\n"
+        return self._requested(turn, started, self._write_request(), starting, events)
+
+    def _requested(self, turn: int, started: float, open_input: bool = True, starting: bool = False,
+                   events: list[str] | None = None) -> Request:
+        """The request of a line written (or being written: `unsent`) at `started`; `open_input` False when the
+        bot closed its stdin (then it is dead)."""
+        limits = self.limits
         output = Capture(limits.output_cap_bytes)
-        if not self._write_request():
+        if not open_input:
             self._mark_dead(output, "closed its input and stopped answering")
-        return Request(turn, started, limit_ms, starting, events, output)
+        limit_ms = max(self.startup_ms, limits.timeout_ms) if starting else limits.timeout_ms
+        return Request(turn, started, limit_ms, starting, [] if events is None else events, output)
 
     def collect(self, request: Request) -> TurnOutcome:
         """Wait for the answer to `request` (or the deadline, or the end of the process)."""
@@ -334,45 +342,75 @@ def collect_all(asks: Iterable[tuple[PersistentBot, Request]]) -> list[TurnOutco
     asks = tuple(asks)
     ended: list[tuple[str | None, float]] = [(None, 0.0)] * len(asks)  # (answer, seconds) per ask
     waiting: dict[int, tuple[PersistentBot, Request]] = {}  # index -> the bots still owing an answer
-    usual = True  # every bot asked, with nothing owed from earlier turns: `_quick_wait` may try first
     for index, (bot, request) in enumerate(asks):
         if request.done is None and bot.dead_reason is not None:  # its input closed as the request was sent
             ended[index] = (None, time.perf_counter() - request.started)
-            usual = False
         elif request.done is None:
-            if bot.pending or bot.unsent or bot.late or bot.late_dropped:
-                usual = False
             # complete lines read after last turn's deadline (no newline, nothing to split: the usual case)
             answer = bot._take_lines(request.turn, request.output) if b"\n" in bot.pending else None
             if answer is None:
                 waiting[index] = (bot, request)
             else:
                 ended[index] = (answer, time.perf_counter() - request.started)
-        else:
-            usual = False
-    if not (usual and _quick_wait(asks, waiting, ended)):
-        _Wait(asks, waiting, ended).run()
+    return _wait_for(asks, waiting, ended)
+
+
+def _wait_for(asks: tuple[tuple[PersistentBot, Request], ...], waiting: dict[int, tuple[PersistentBot, Request]],
+              ended: list[tuple[str | None, float]]) -> list[TurnOutcome]:
+    """`collect_all` once the bots of `waiting` are the ones still owing an answer (the others in `ended`)."""
+    _Wait(asks, waiting, ended).run()
     return [request.done if request.done is not None else bot._outcome(request, *ended[index])
             for index, (bot, request) in enumerate(asks)]
 
 
-#: `_quick_wait`'s poll objects, by the fds they watch: a poll object only holds fd numbers, so one made for
-#: a set of fds is right for whichever bots hold those numbers now (bounded: cleared past _POLLERS_KEPT)
+#: `exchange`'s poll objects, by the fds they watch: a poll object only holds fd numbers, so one made for a
+#: set of fds is right for whichever bots hold those numbers now (bounded: cleared past _POLLERS_KEPT)
 _pollers: dict[tuple[int, ...], select.poll] = {}
 _POLLERS_KEPT = 64
 
 
-def _quick_wait(asks: tuple[tuple[PersistentBot, Request], ...], waiting: dict[int, tuple[PersistentBot, Request]],
-                ended: list[tuple[str | None, float]]) -> bool:
-    """The usual turn, without `_Wait`'s set-up: each bot's whole answer line comes in one read, nothing
-    else comes. True when every bot of `waiting` answered so; False, with `waiting` and `ended` updated, at
-    the first other event (stderr, a line in pieces or several, the end of a pipe, a deadline), which is left
-    to `_Wait` (and a stdout chunk already read goes through `_on_chunk`, as `_Wait` would take it).
+def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
+             meanwhile: Callable[[], object]) -> list[TurnOutcome]:
+    """`send` (a turn without files) to every bot, `meanwhile()` while they think, then `collect_all`.
 
-    The poll object watches every stdout fd, then every stderr fd, and is kept from turn to turn: poll checks
-    fds in that order, so stderr written before an answer shows in the very poll that shows the answer (and
-    sends the turn to `_Wait`, which reads it as this turn's output)."""
-    key = tuple(bot.fds[0] for bot, _ in asks) + tuple(bot.fds[1] for bot, _ in asks)
+    Built for the usual turn of a long match (Invaders: 12,630 of them), where each bot is running and owes
+    nothing, the pipe takes each request at once, and each answer is one whole line in one read with nothing
+    else: then no Request, Capture or poll object is made, and the poll object, kept from turn to turn, watches
+    every stdout fd, then every stderr fd (poll checks fds in that order: stderr written before an answer
+    shows in the very poll that shows the answer). At the first other thing (a bot not running or owing a
+    late answer, a request the pipe does not take whole, stderr, a line in pieces or several, a line that is
+    no answer, the end of a pipe, a deadline) the turn goes on exactly as `send` and `collect_all` take it."""
+    outs: list[int] = []
+    errs: list[int] = []
+    if not bots:
+        meanwhile()
+        return []
+    for bot in bots:
+        if bot.proc is None or bot.dead_reason is not None or bot.pending or bot.unsent or bot.late or bot.late_dropped:
+            asks = [(bot, bot.send(turn, NO_FILES, line)) for bot, line in zip(bots, lines)]
+            meanwhile()
+            return collect_all(asks)
+        outs.append(bot.fds[0])
+        errs.append(bot.fds[1])
+    perf_counter = time.perf_counter
+    started = perf_counter()
+    for index, bot in enumerate(bots):
+        data = lines[index].encode("utf-8") + b"\n"
+        try:
+            written = os.write(bot.fds[2], data)
+        except BlockingIOError:
+            written = 0
+        except OSError:  # BrokenPipeError: the bot closed its stdin
+            written = -1
+        if written != len(data):
+            asks = [(other, other._requested(turn, started)) for other in bots[:index]]
+            bot.unsent = data[max(written, 0):]
+            asks.append((bot, bot._requested(turn, started, written >= 0)))
+            asks += [(other, other.send(turn, NO_FILES, line)) for other, line in zip(bots[index + 1:], lines[index + 1:])]
+            meanwhile()
+            return collect_all(asks)
+    meanwhile()
+    key = (*outs, *errs)
     poller = _pollers.get(key)
     if poller is None:
         if len(_pollers) >= _POLLERS_KEPT:
@@ -380,41 +418,58 @@ def _quick_wait(asks: tuple[tuple[PersistentBot, Request], ...], waiting: dict[i
         poller = _pollers[key] = select.poll()
         for fd in key:
             poller.register(fd, _POLLIN)
-    owed = {bot.fds[0]: index for index, (bot, _) in enumerate(asks) if index in waiting}
-    nearest = min(request.started + request.limit_ms / 1000 for _, request in waiting.values())
-    perf_counter = time.perf_counter
+    owed = dict(zip(outs, range(len(bots))))
+    answers: list[str | None] = [None] * len(bots)
+    seconds = [0.0] * len(bots)
+    deadline = started + min(bot.limits.timeout_ms for bot in bots) / 1000
     while owed:
-        left = nearest - perf_counter()
+        left = deadline - perf_counter()
         if left <= 0:
-            return False
+            return _hand_over(bots, turn, started, answers, seconds, owed)
         for fd, _ in poller.poll(int(left * 1000 + 0.999)):
             index = owed.pop(fd, None)
-            if index is None:  # stderr, or a bot that answered already writing again: `_Wait` reads it
-                return False
-            bot, request = waiting.pop(index)
+            if index is None:  # stderr, or a bot that answered writing again: `_Wait` reads it
+                return _hand_over(bots, turn, started, answers, seconds, owed)
+            bot = bots[index]
             try:
                 chunk = os.read(fd, _READ_CHUNK)
             except BlockingIOError:
-                waiting[index] = (bot, request)
                 owed[fd] = index
                 continue
             except OSError:
                 chunk = b""
-            if chunk and chunk.find(b"\n") == len(chunk) - 1:  # one whole line
-                answer = bot.accept(chunk[:-1].decode("utf-8", errors="replace").removesuffix("\r"), request.turn)
+            whole_line = chunk and chunk.find(b"\n") == len(chunk) - 1
+            if whole_line:
+                answer = bot.accept(chunk[:-1].decode("utf-8", errors="replace").removesuffix("\r"), turn)
                 if answer is not None:
-                    ended[index] = (answer, perf_counter() - request.started)
+                    answers[index] = answer
+                    seconds[index] = perf_counter() - started
                     continue
-                _keep(request.output, chunk)  # type: ignore[arg-type]  # a line that is not an answer: output
-                waiting[index] = (bot, request)
-                return False
-            answer = bot._on_chunk(chunk, request.turn, request.output)  # type: ignore[arg-type]
+            return _hand_over(bots, turn, started, answers, seconds, owed, (index, chunk, bool(whole_line)))
+    return [TurnOutcome(TurnStatus.OK, answer, seconds[index], "", None, ()) for index, answer in enumerate(answers)]
+
+
+def _hand_over(bots: Sequence[PersistentBot], turn: int, started: float, answers: list[str | None],
+               seconds: list[float], owed: dict[int, int], read: tuple[int, bytes, bool] | None = None
+               ) -> list[TurnOutcome]:
+    """`exchange` from where it stopped on as `collect_all`: the requests it sent, the answers it took, and
+    `read` = (index, chunk, whether it is one whole line that is no answer): a stdout chunk read, not taken."""
+    asks = tuple((bot, bot._requested(turn, started)) for bot in bots)
+    ended = [(answer, seconds[index]) for index, answer in enumerate(answers)]
+    waiting = {index: asks[index] for index in owed.values()}
+    if read is not None:
+        index, chunk, not_an_answer = read
+        bot, request = asks[index]
+        if not_an_answer:
+            _keep(request.output, chunk)  # type: ignore[arg-type]  # output, as `_take_lines` keeps it
+            waiting[index] = asks[index]
+        else:
+            answer = bot._on_chunk(chunk, turn, request.output)  # type: ignore[arg-type]
             if answer is None:
-                waiting[index] = (bot, request)
+                waiting[index] = asks[index]
             else:
-                ended[index] = (None if answer is False else answer, perf_counter() - request.started)
-            return False
-    return True
+                ended[index] = (None if answer is False else answer, time.perf_counter() - started)
+    return _wait_for(asks, waiting, ended)
 
 
 _OUT, _ERR, _IN = 0, 1, 2  # which of a bot's pipes a polled fd is

@@ -24,7 +24,7 @@ from runner.bots import isolation
 from runner.bots.definition import load_bot
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnOutcome, TurnStatus
-from runner.bots.persistent import PersistentBot, collect_all
+from runner.bots.persistent import PersistentBot, collect_all, exchange
 from runner.games.tower_defence import GAME
 
 QUICK = Limits(timeout_ms=5000)  # generous: python needs ~0.1 s to start, more on a loaded machine
@@ -57,8 +57,31 @@ def persistent(python_bot) -> Iterator[Callable[..., PersistentBot]]:
         bot.close()
 
 
+#: how `ask` asks: `PersistentBot.ask` (send, then collect_all), or `exchange` (the match loop's way when every
+#: seat is persistent and the turn has no files: its quick path, and its hand-over to collect_all)
+WAYS = ("send+collect", "exchange")
+_way = {"now": WAYS[0]}
+
+
+@pytest.fixture(params=WAYS, autouse=True)
+def asking_way(request: pytest.FixtureRequest) -> Iterator[str]:
+    _way["now"] = request.param
+    yield request.param
+    _way["now"] = WAYS[0]
+
+
 def ask(bot: PersistentBot, turn: int, files: dict[str, str] | None = None, line: str | None = None) -> TurnOutcome:
-    return bot.ask(turn, files or {}, str(turn) if line is None else line)
+    line = str(turn) if line is None else line
+    if files or _way["now"] == "send+collect":
+        return bot.ask(turn, files or {}, line)
+    return exchange([bot], turn, [line], lambda: None)[0]
+
+
+def ask_all(bots: list[PersistentBot], turn: int) -> list[TurnOutcome]:
+    """Every bot at once, as the match loop does."""
+    if _way["now"] == "send+collect":
+        return collect_all([(bot, bot.send(turn, {}, str(turn))) for bot in bots])
+    return exchange(bots, turn, [str(turn)] * len(bots), lambda: None)
 
 
 def marked(bot: PersistentBot) -> list[int]:
@@ -389,8 +412,7 @@ def test_an_answered_bots_stderr_while_another_thinks_is_this_turns_output(persi
         run(answer)
     """, name="slow")
     for turn in range(1, 4):
-        fast_outcome, slow_outcome = collect_all([(quick, quick.send(turn, {}, str(turn))),
-                                                 (slow, slow.send(turn, {}, str(turn)))])
+        fast_outcome, slow_outcome = ask_all([quick, slow], turn)
         assert (fast_outcome.command, slow_outcome.command) == ("quick", "slow")
         expected = f"after {turn}\n" if turn == 1 else f"C;{turn - 1};extra\nafter {turn}\n"
         assert fast_outcome.output == expected, turn
