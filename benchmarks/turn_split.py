@@ -3,8 +3,9 @@
 `split_match` plays one match in this process with timers around the match loop's parts: the engine
 (`Session.play_turn`: rules, answer parsing, the log record), request rendering (`Session.inputs`, then
 `PersistentBot.send`: turn files, the line's encoding and its write to the pipe), the pipe wait
-(`collect_all`: from the last request written to the last answer read, the bots' thinking included), and
-the rest of `MatchRunner.play_one_turn` (tallies, the log line written while the bots think, bot output).
+(`collect_all`: from the last request written to the last answer read, the bots' thinking included; when
+every seat is persistent and the turn has no files, as in Invaders, `exchange`, whose writes of the lines
+are then in the pipe wait too), and the rest of `MatchRunner.play_one_turn` (tallies, the log line written while the bots think, bot output).
 Each timer costs well under a microsecond a call; figures are microseconds per turn.
 
 `pipe_floor` is the cost of the pipe alone: the same request lines sent to echo programs (one process per
@@ -55,6 +56,34 @@ def _timed(owner: Any, name: str, totals: dict[str, float], part: str) -> Iterat
                 delattr(owner, name)  # the instance's own attribute: the class's method shows again
 
 
+@contextmanager
+def _timed_exchange(totals: dict[str, float]) -> Iterator[None]:
+    """`exchange` (every seat persistent, no files: Invaders) writes, waits and reads: all of it is pipe_wait,
+    except the log lines it writes while the bots think (`meanwhile`), which stay in the rest."""
+    original = match_module.exchange
+
+    def wrapper(bots: Any, turn: int, lines: Any, meanwhile: Any) -> Any:
+        inside = 0.0
+
+        def timed_meanwhile() -> None:
+            nonlocal inside
+            started = time.perf_counter()
+            meanwhile()
+            inside += time.perf_counter() - started
+
+        started = time.perf_counter()
+        try:
+            return original(bots, turn, lines, timed_meanwhile)
+        finally:
+            totals["pipe_wait"] += time.perf_counter() - started - inside
+
+    match_module.exchange = wrapper
+    try:
+        yield
+    finally:
+        match_module.exchange = original
+
+
 def split_match(game: str, folders: Sequence[Path], folder: Path, **plan_options: Any) -> dict[str, Any]:
     """Play one match with timers; microseconds per turn of each part, the turns, and the loop's seconds."""
     plan = plan_match(game, folders, **plan_options)
@@ -63,7 +92,7 @@ def split_match(game: str, folders: Sequence[Path], folder: Path, **plan_options
     session = match.session
     with (_timed(session, "play_turn", totals, "engine"), _timed(session, "inputs", totals, "request"),
           _timed(PersistentBot, "send", totals, "request"), _timed(match_module, "collect_all", totals, "pipe_wait"),
-          _timed(MatchRunner, "play_one_turn", totals, "loop")):
+          _timed_exchange(totals), _timed(MatchRunner, "play_one_turn", totals, "loop")):
         gc.freeze()  # as `td-runner match` does after start-up: this process's own heap (traces, lines) stays out
         try:
             summary = match.run()
