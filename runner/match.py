@@ -68,7 +68,7 @@ def answer_from(outcome: TurnOutcome, tally: PlayerTally, budget: TimeBudget | N
     """The Answer a game reads from one bot turn (already in `tally`): its fault, no file or a refused one, the
     core's words, and, for a persistent bot of a game with a time budget, OVER_BUDGET when the block this answer
     ends went over it (an event in the tally). The match and runner.api's bot folders both answer through it."""
-    fault = _FAULTS.get(outcome.status)
+    fault = None if outcome.status is TurnStatus.OK else _FAULTS.get(outcome.status)  # an enum's hash is Python code
     detail = outcome.detail
     if budget is not None:
         broken = tally.over_budget(budget, turn, outcome.seconds)
@@ -371,10 +371,16 @@ class MatchRunner:
         Persistent bots get their requests first and are collected on this thread (no thread hop per bot
         per turn: a 12,630-turn Invaders match is mostly such hops); per-turn bots run on the pool.
         """
-        if self.all_persistent and not any(inputs[seat].files for seat in active):  # Invaders: every turn
-            bots = [self.persistent[seat] for seat in active]
-            lines = [inputs[seat].line or "" for seat in active]
-            return dict(zip(active, exchange(bots, turn, lines, self.write_deferred_lines)))
+        if self.all_persistent:  # Invaders: every turn
+            bots, lines = [], []
+            for seat in active:
+                turn_input = inputs[seat]
+                if turn_input.files:
+                    break
+                bots.append(self.persistent[seat])
+                lines.append(turn_input.line or "")
+            else:
+                return dict(zip(active, exchange(bots, turn, lines, self.write_deferred_lines)))
         outcomes: dict[str, TurnOutcome] = {}
         futures: dict[str, concurrent.futures.Future[TurnOutcome]] = {}
         asks: list[tuple[PersistentBot, Request]] = []

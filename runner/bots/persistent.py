@@ -385,6 +385,7 @@ def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
     if not bots:
         meanwhile()
         return []
+    limit_ms = bots[0].limits.timeout_ms
     for bot in bots:
         if bot.proc is None or bot.dead_reason is not None or bot.pending or bot.unsent or bot.late or bot.late_dropped:
             asks = [(bot, bot.send(turn, NO_FILES, line)) for bot, line in zip(bots, lines)]
@@ -392,6 +393,7 @@ def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
             return collect_all(asks)
         outs.append(bot.fds[0])
         errs.append(bot.fds[1])
+        limit_ms = min(limit_ms, bot.limits.timeout_ms)
     perf_counter = time.perf_counter
     started = perf_counter()
     for index, bot in enumerate(bots):
@@ -421,7 +423,7 @@ def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
     owed = dict(zip(outs, range(len(bots))))
     answers: list[str | None] = [None] * len(bots)
     seconds = [0.0] * len(bots)
-    deadline = started + min(bot.limits.timeout_ms for bot in bots) / 1000
+    deadline = started + limit_ms / 1000
     while owed:
         left = deadline - perf_counter()
         if left <= 0:
