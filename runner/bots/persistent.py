@@ -27,12 +27,14 @@ import select
 import subprocess
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 
 import attrs
 
 from runner.bots import isolation
 from runner.bots.definition import BotDefinition
 from runner.bots.limits import Limits
+from runner.compiled import load_compiled, pure_forced
 from runner.bots.outcome import TurnOutcome, TurnStatus, describe_exit, exit_detail, format_size, seconds_text
 from runner.bots.process import (
     Capture,
@@ -363,10 +365,11 @@ def _wait_for(asks: tuple[tuple[PersistentBot, Request], ...], waiting: dict[int
             for index, (bot, request) in enumerate(asks)]
 
 
-#: `exchange`'s poll objects, by the fds they watch: a poll object only holds fd numbers, so one made for a
-#: set of fds is right for whichever bots hold those numbers now (bounded: cleared past _POLLERS_KEPT)
-_pollers: dict[tuple[int, ...], select.poll] = {}
-_POLLERS_KEPT = 64
+#: the compiled `write_each` and `wait_lines` (runner/bots/_pipes.c), None where it is not built: the Python
+#: ones below, same contracts, run instead
+_PIPES = None if pure_forced() else load_compiled("runner.bots._pipes", Path(__file__).with_name("_pipes.c"),
+                                                     "persistent bots' turns")
+STOP_DEADLINE, STOP_EVENT, STOP_CHUNK = 0, 1, 2  # why `wait_lines` stopped before every bot answered
 
 
 def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
@@ -375,43 +378,92 @@ def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
 
     Built for the usual turn of a long match (Invaders: 12,630 of them), where each bot is running and owes
     nothing, the pipe takes each request at once, and each answer is one whole line in one read with nothing
-    else: then no Request, Capture or poll object is made, and the poll object, kept from turn to turn, watches
-    every stdout fd, then every stderr fd (poll checks fds in that order: stderr written before an answer
-    shows in the very poll that shows the answer). At the first other thing (a bot not running or owing a
-    late answer, a request the pipe does not take whole, stderr, a line in pieces or several, a line that is
-    no answer, the end of a pipe, a deadline) the turn goes on exactly as `send` and `collect_all` take it."""
-    outs: list[int] = []
-    errs: list[int] = []
+    else: then no Request or Capture is made, and the writes and the wait are one call each (`write_each`,
+    `wait_lines`: compiled in runner/bots/_pipes.c where built). At the first other thing (a bot not running
+    or owing a late answer, a request the pipe does not take whole, stderr, a line in pieces or several, a
+    line that is no answer, the end of a pipe, a deadline) the turn goes on exactly as `send` and
+    `collect_all` take it."""
     if not bots:
         meanwhile()
         return []
+    ins: list[int] = []
+    outs: list[int] = []
+    errs: list[int] = []
     limit_ms = bots[0].limits.timeout_ms
     for bot in bots:
         if bot.proc is None or bot.dead_reason is not None or bot.pending or bot.unsent or bot.late or bot.late_dropped:
             asks = [(bot, bot.send(turn, NO_FILES, line)) for bot, line in zip(bots, lines)]
             meanwhile()
             return collect_all(asks)
-        outs.append(bot.fds[0])
-        errs.append(bot.fds[1])
+        out, err, into = bot.fds
+        ins.append(into)
+        outs.append(out)
+        errs.append(err)
         limit_ms = min(limit_ms, bot.limits.timeout_ms)
+    pipes = _PIPES
+    datas = tuple([line.encode("utf-8") + b"\n" for line in lines])
     perf_counter = time.perf_counter
     started = perf_counter()
-    for index, bot in enumerate(bots):
-        data = lines[index].encode("utf-8") + b"\n"
+    unwritten = pipes.write_each(tuple(ins), datas) if pipes is not None else _write_each(ins, datas)
+    if unwritten != -1:
+        index, written = unwritten
+        asks = [(other, other._requested(turn, started)) for other in bots[:index]]
+        bot = bots[index]
+        bot.unsent = datas[index][max(written, 0):]
+        asks.append((bot, bot._requested(turn, started, written >= 0)))
+        asks += [(other, other.send(turn, NO_FILES, line)) for other, line in zip(bots[index + 1:], lines[index + 1:])]
+        meanwhile()
+        return collect_all(asks)
+    meanwhile()
+    waited = perf_counter()
+    timeout_s = started + limit_ms / 1000 - waited
+    got, seconds, stop = (pipes.wait_lines(tuple(outs), tuple(errs), timeout_s) if pipes is not None
+                          else _wait_lines(outs, errs, timeout_s))
+    answers: list[str | None] = [None] * len(bots)
+    reads: list[tuple[int, bytes, bool]] = []  # (index, chunk, whether it is a whole line that is no answer)
+    for index, line in enumerate(got):
+        if line is not None:
+            answer = bots[index].accept(line[:-1].decode("utf-8", errors="replace").removesuffix("\r"), turn)
+            if answer is None:
+                reads.append((index, line, True))
+            else:
+                answers[index] = answer
+                seconds[index] += waited - started
+    if stop is None and not reads:
+        return [TurnOutcome(TurnStatus.OK, answer, seconds[index], "", None, ()) for index, answer in enumerate(answers)]
+    if stop is not None and stop[0] == STOP_CHUNK:
+        reads.append((stop[1], stop[2], False))
+    return _hand_over(bots, turn, started, answers, seconds, reads)
+
+
+def _write_each(fds: Sequence[int], datas: Sequence[bytes]) -> int | tuple[int, int]:
+    """`write_each` of _pipes.c: -1 when each data went whole to its fd, else (index, written) of the first
+    that did not (0: the pipe was full, -1: the bot closed its stdin)."""
+    for index, data in enumerate(datas):
         try:
-            written = os.write(bot.fds[2], data)
+            written = os.write(fds[index], data)
         except BlockingIOError:
             written = 0
-        except OSError:  # BrokenPipeError: the bot closed its stdin
+        except OSError:  # BrokenPipeError: SIGPIPE is ignored in Python
             written = -1
         if written != len(data):
-            asks = [(other, other._requested(turn, started)) for other in bots[:index]]
-            bot.unsent = data[max(written, 0):]
-            asks.append((bot, bot._requested(turn, started, written >= 0)))
-            asks += [(other, other.send(turn, NO_FILES, line)) for other, line in zip(bots[index + 1:], lines[index + 1:])]
-            meanwhile()
-            return collect_all(asks)
-    meanwhile()
+            return index, written
+    return -1
+
+
+#: `_wait_lines`' poll objects, by the fds they watch: a poll object only holds fd numbers, so one made for a
+#: set of fds is right for whichever bots hold those numbers now (bounded: cleared past _POLLERS_KEPT)
+_pollers: dict[tuple[int, ...], select.poll] = {}
+_POLLERS_KEPT = 64
+
+
+def _wait_lines(outs: Sequence[int], errs: Sequence[int], timeout_s: float
+                ) -> tuple[list[bytes | None], list[float], tuple[int, int, bytes | None] | None]:
+    """`wait_lines` of _pipes.c: per bot its whole answer line (or None) and when it was read (seconds since
+    the call), and why it stopped early (None: every bot answered). Stdout fds are polled before stderr fds
+    (poll reports them in that order: stderr written before an answer shows in the poll that shows the
+    answer). Unlike the compiled one, it keeps an answered bot's stdout in its poll object, and stops
+    (STOP_EVENT) when that bot writes again."""
     key = (*outs, *errs)
     poller = _pollers.get(key)
     if poller is None:
@@ -420,19 +472,19 @@ def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
         poller = _pollers[key] = select.poll()
         for fd in key:
             poller.register(fd, _POLLIN)
-    owed = dict(zip(outs, range(len(bots))))
-    answers: list[str | None] = [None] * len(bots)
-    seconds = [0.0] * len(bots)
-    deadline = started + limit_ms / 1000
+    perf_counter = time.perf_counter
+    started = perf_counter()
+    lines: list[bytes | None] = [None] * len(outs)
+    seconds = [0.0] * len(outs)
+    owed = dict(zip(outs, range(len(outs))))
     while owed:
-        left = deadline - perf_counter()
+        left = timeout_s - (perf_counter() - started)
         if left <= 0:
-            return _hand_over(bots, turn, started, answers, seconds, owed)
+            return lines, seconds, (STOP_DEADLINE, -1, None)
         for fd, _ in poller.poll(int(left * 1000 + 0.999)):
             index = owed.pop(fd, None)
             if index is None:  # stderr, or a bot that answered writing again: `_Wait` reads it
-                return _hand_over(bots, turn, started, answers, seconds, owed)
-            bot = bots[index]
+                return lines, seconds, (STOP_EVENT, -1, None)
             try:
                 chunk = os.read(fd, _READ_CHUNK)
             except BlockingIOError:
@@ -440,37 +492,30 @@ def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
                 continue
             except OSError:
                 chunk = b""
-            whole_line = chunk and chunk.find(b"\n") == len(chunk) - 1
-            if whole_line:
-                answer = bot.accept(chunk[:-1].decode("utf-8", errors="replace").removesuffix("\r"), turn)
-                if answer is not None:
-                    answers[index] = answer
-                    seconds[index] = perf_counter() - started
-                    continue
-            return _hand_over(bots, turn, started, answers, seconds, owed, (index, chunk, bool(whole_line)))
-    return [TurnOutcome(TurnStatus.OK, answer, seconds[index], "", None, ()) for index, answer in enumerate(answers)]
+            if not chunk or chunk.find(b"\n") != len(chunk) - 1:
+                return lines, seconds, (STOP_CHUNK, index, chunk)
+            lines[index] = chunk
+            seconds[index] = perf_counter() - started
+    return lines, seconds, None
 
 
 def _hand_over(bots: Sequence[PersistentBot], turn: int, started: float, answers: list[str | None],
-               seconds: list[float], owed: dict[int, int], read: tuple[int, bytes, bool] | None = None
-               ) -> list[TurnOutcome]:
-    """`exchange` from where it stopped on as `collect_all`: the requests it sent, the answers it took, and
-    `read` = (index, chunk, whether it is one whole line that is no answer): a stdout chunk read, not taken."""
+               seconds: list[float], reads: list[tuple[int, bytes, bool]]) -> list[TurnOutcome]:
+    """`exchange` from where it stopped on as `collect_all`: the requests it sent (at `started`), the answers
+    it took, and `reads`: stdout chunks read but not taken, as (index, chunk, whether it is one whole line that
+    is no answer)."""
     asks = tuple((bot, bot._requested(turn, started)) for bot in bots)
     ended = [(answer, seconds[index]) for index, answer in enumerate(answers)]
-    waiting = {index: asks[index] for index in owed.values()}
-    if read is not None:
-        index, chunk, not_an_answer = read
+    waiting = {index: asks[index] for index, answer in enumerate(answers) if answer is None}
+    for index, chunk, not_an_answer in reads:
         bot, request = asks[index]
         if not_an_answer:
             _keep(request.output, chunk)  # type: ignore[arg-type]  # output, as `_take_lines` keeps it
-            waiting[index] = asks[index]
-        else:
-            answer = bot._on_chunk(chunk, turn, request.output)  # type: ignore[arg-type]
-            if answer is None:
-                waiting[index] = asks[index]
-            else:
-                ended[index] = (None if answer is False else answer, time.perf_counter() - started)
+            continue
+        answer = bot._on_chunk(chunk, turn, request.output)  # type: ignore[arg-type]
+        if answer is not None:
+            del waiting[index]
+            ended[index] = (None if answer is False else answer, time.perf_counter() - started)
     return _wait_for(asks, waiting, ended)
 
 

@@ -20,6 +20,8 @@ import attrs
 import pytest
 from botfolders import isolation_modes, write_bot_json
 
+import runner.bots.persistent as persistent_module
+
 from runner.bots import isolation
 from runner.bots.definition import load_bot
 from runner.bots.limits import Limits
@@ -58,13 +60,17 @@ def persistent(python_bot) -> Iterator[Callable[..., PersistentBot]]:
 
 
 #: how `ask` asks: `PersistentBot.ask` (send, then collect_all), or `exchange` (the match loop's way when every
-#: seat is persistent and the turn has no files: its quick path, and its hand-over to collect_all)
-WAYS = ("send+collect", "exchange")
+#: seat is persistent and the turn has no files: its usual turn in runner/bots/_pipes.c where built, or in Python)
+WAYS = ("send+collect", "exchange", "exchange, pure Python")
 _way = {"now": WAYS[0]}
 
 
 @pytest.fixture(params=WAYS, autouse=True)
-def asking_way(request: pytest.FixtureRequest) -> Iterator[str]:
+def asking_way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    if request.param == "exchange" and persistent_module._PIPES is None:
+        pytest.skip("runner/bots/_pipes.c is not built (or is stale): the pure Python way covers exchange")
+    if request.param == "exchange, pure Python":
+        monkeypatch.setattr(persistent_module, "_PIPES", None)
     _way["now"] = request.param
     yield request.param
     _way["now"] = WAYS[0]
@@ -72,14 +78,14 @@ def asking_way(request: pytest.FixtureRequest) -> Iterator[str]:
 
 def ask(bot: PersistentBot, turn: int, files: dict[str, str] | None = None, line: str | None = None) -> TurnOutcome:
     line = str(turn) if line is None else line
-    if files or _way["now"] == "send+collect":
+    if files or _way["now"] == WAYS[0]:
         return bot.ask(turn, files or {}, line)
     return exchange([bot], turn, [line], lambda: None)[0]
 
 
 def ask_all(bots: list[PersistentBot], turn: int) -> list[TurnOutcome]:
     """Every bot at once, as the match loop does."""
-    if _way["now"] == "send+collect":
+    if _way["now"] == WAYS[0]:
         return collect_all([(bot, bot.send(turn, {}, str(turn))) for bot in bots])
     return exchange(bots, turn, [str(turn)] * len(bots), lambda: None)
 

@@ -115,11 +115,13 @@ def test_installed_wheel_plays_from_outside_the_repository(wheel: Path, tmp_path
     where = _run([python, "-c", "import runner; print(runner.__file__)"], play, env)
     assert where.stdout.startswith(str(venv)), where.stdout + where.stderr
 
-    # setup.py's optional C board (runner/games/invaders/rules/_board.c) is built wherever a C compiler is
-    compiled = _run([python, "-c", "from runner.games.invaders import board; print(board._COMPILED is not None)"],
-                    play, env)
+    # setup.py's optional C extensions (the Invaders board, runner/games/invaders/rules/_board.c, and the usual
+    # persistent turn, runner/bots/_pipes.c) are built wherever a C compiler is
+    compiled = _run([python, "-c", "from runner.games.invaders import board; from runner.bots import persistent; "
+                     "print(board._COMPILED is not None, persistent._PIPES is not None)"], play, env)
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    assert compiled.stdout.strip() == str(shutil.which(compiler) is not None), compiled.stdout + compiled.stderr
+    built = str(shutil.which(compiler) is not None)
+    assert compiled.stdout.split() == [built, built], compiled.stdout + compiled.stderr
 
     for folder in ("invaders/koth-turret", "invaders/koth-army", "warzone/python3", "warzone/reference"):
         shutil.copytree(BOTS / folder, play / folder.replace("/", "-"))

@@ -12,50 +12,33 @@ only carries out actions that passed the checks, and its rows hand the checks an
 
 from __future__ import annotations
 
-import hashlib
-import os
-import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from runner import compiled
+from runner.compiled import PURE_ENV, pure_forced  # noqa: F401  (this module's names since it was first written)
 from runner.games.invaders.protocol.lines import SentTowers, render_delta, render_state_json
 from runner.games.invaders.protocol.record import RecordRenderer, add_faults, dumps, word
 from runner.games.invaders.rules.actions import Build, DefenderAction, Spawn, Upgrade
 from runner.games.invaders.rules.state import Invader, State, Tower
 from runner.games.invaders.rules.turn import APPLIED, NO_ACTION, QUIET_TURN, Actions, Penalty, finish_turn, start_turn
 
-PURE_ENV = "TD_RUNNER_PURE_PYTHON"
 SOURCE = Path(__file__).resolve().parent / "rules" / "_board.c"
 
 
 def source_digest(path: Path = SOURCE) -> str | None:
     """SHA-256 of the C source on disk (what setup.py compiles into the module), None if it is not there."""
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
+    return compiled.source_digest(path)
 
 
 def compiled_module() -> ModuleType | None:
     """The built extension, or None: not built, or built from another version of the source (a warning)."""
-    try:
-        from runner.games.invaders.rules import _board
-    except ImportError:
-        return None
-    digest = source_digest()
-    if digest is not None and digest != _board.SOURCE_SHA256:
-        warnings.warn(f"{SOURCE} changed since the compiled board was built; playing on the pure Python rules "
-                      "(rebuild: pip install -e . or python setup.py build_ext --inplace)", stacklevel=2)
-        return None
-    _board.bind(Invader, Tower)
-    return _board
-
-
-def pure_forced() -> bool:
-    """Whether the environment asks for the pure Python rules (TD_RUNNER_PURE_PYTHON set, and not to 0)."""
-    return os.environ.get(PURE_ENV, "") not in ("", "0")
+    module = compiled.load_compiled("runner.games.invaders.rules._board", SOURCE, "the Invaders rules")
+    if module is not None:
+        module.bind(Invader, Tower)
+    return module
 
 
 _COMPILED = compiled_module()
