@@ -40,6 +40,10 @@ INTERRUPTED = "interrupted"
 MATCH_JSON = "match.json"
 LAST_OUTPUT_CHARS = 4096
 
+#: statuses as module constants: `TurnStatus.OK` goes through the enum class's __getattr__ hook (Python 3.11),
+#: several times a turn
+_OK, _TIMEOUT = TurnStatus.OK, TurnStatus.TIMEOUT
+_CRASHED = (TurnStatus.CRASH, TurnStatus.FAILED_TO_START)
 _FAULTS = {
     TurnStatus.TIMEOUT: Fault.TIMEOUT,
     TurnStatus.CRASH: Fault.CRASH,
@@ -68,7 +72,7 @@ def answer_from(outcome: TurnOutcome, tally: PlayerTally, budget: TimeBudget | N
     """The Answer a game reads from one bot turn (already in `tally`): its fault, no file or a refused one, the
     core's words, and, for a persistent bot of a game with a time budget, OVER_BUDGET when the block this answer
     ends went over it (an event in the tally). The match and runner.api's bot folders both answer through it."""
-    fault = None if outcome.status is TurnStatus.OK else _FAULTS.get(outcome.status)  # an enum's hash is Python code
+    fault = None if outcome.status is _OK else _FAULTS.get(outcome.status)  # an enum's hash is Python code
     detail = outcome.detail
     if budget is not None:
         broken = tally.over_budget(budget, turn, outcome.seconds)
@@ -99,9 +103,9 @@ class PlayerTally:
             self.last_output = outcome.output[-LAST_OUTPUT_CHARS:]
         self.bot_seconds += outcome.seconds
         self.answer_seconds.append(outcome.seconds)
-        if outcome.status is TurnStatus.TIMEOUT:
+        if outcome.status is _TIMEOUT:
             self.timeouts += 1
-        elif outcome.status in (TurnStatus.CRASH, TurnStatus.FAILED_TO_START):
+        elif outcome.status in _CRASHED:
             self.crashes += 1
         if outcome.events:
             self.events.extend({"round": round_number, "event": event} for event in outcome.events)

@@ -430,7 +430,8 @@ def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
                 answers[index] = answer
                 seconds[index] += waited - started
     if stop is None and not reads:
-        return [TurnOutcome(TurnStatus.OK, answer, seconds[index], "", None, ()) for index, answer in enumerate(answers)]
+        ok = TurnStatus.OK  # once: the enum class's attributes go through its __getattr__ hook (Python 3.11)
+        return [TurnOutcome(ok, answer, seconds[index], "", None, ()) for index, answer in enumerate(answers)]
     if stop is not None and stop[0] == STOP_CHUNK:
         reads.append((stop[1], stop[2], False))
     return _hand_over(bots, turn, started, answers, seconds, reads)
