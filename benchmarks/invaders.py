@@ -23,7 +23,8 @@
    Printed: the medians, reference/td-runner (the issue's target: at least 0.33) and td-runner/floor (at
    most 1.5).
 4. split: one more live match in this process with timers (benchmarks/turn_split.py): microseconds per turn
-   of engine, request rendering, pipe wait (the bots' thinking included) and the rest.
+   of engine, request rendering, pipe wait (`exchange`: the writes of the lines and the bots' thinking
+   included) and the rest.
 
 Without --reference, part 3 skips the reference. The machine is shared and noisy: compare figures printed
 by the same run, and quote medians.
