@@ -68,21 +68,6 @@ class Player:
 ConsoleInput = Callable[[str, str], str]
 
 
-def answer_from(outcome: TurnOutcome, tally: PlayerTally, budget: TimeBudget | None, turn: int) -> Answer:
-    """The Answer a game reads from one bot turn (already in `tally`): its fault, no file or a refused one, the
-    core's words, and, for a persistent bot of a game with a time budget, OVER_BUDGET when the block this answer
-    ends went over it (an event in the tally). The match and runner.api's bot folders both answer through it."""
-    fault = None if outcome.status is _OK else _FAULTS.get(outcome.status)  # an enum's hash is Python code
-    detail = outcome.detail
-    if budget is not None:
-        broken = tally.over_budget(budget, turn, outcome.seconds)
-        if broken is not None:
-            tally.events.append({"round": turn, "event": broken})
-            if fault is None:
-                fault, detail = Fault.OVER_BUDGET, f"went over its time budget: {broken}"
-    return Answer(outcome.command, fault, outcome.seconds, outcome.absent, detail)
-
-
 @attrs.define
 class PlayerTally:
     """Per player counters that end up in match.json."""
@@ -97,18 +82,33 @@ class PlayerTally:
     block: list[float] = attrs.field(factory=list)  # answer times of the current budget block
     last_output: str = ""  # the end of the latest non-empty bot output (a start-up crash's traceback)
 
-    def record_turn(self, round_number: int, outcome: TurnOutcome) -> None:
+    def answer(self, round_number: int, outcome: TurnOutcome, budget: TimeBudget | None) -> Answer:
+        """Count one bot turn, and give the Answer the game reads from it: its fault (no file, a refused one, the
+        core's words) and, for a persistent bot of a game with a time budget, OVER_BUDGET when the block this
+        answer ends went over it (an event here). The match and runner.api's bot folders both answer through it."""
         self.turns += 1
+        status, seconds = outcome.status, outcome.seconds
         if outcome.output:
             self.last_output = outcome.output[-LAST_OUTPUT_CHARS:]
-        self.bot_seconds += outcome.seconds
-        self.answer_seconds.append(outcome.seconds)
-        if outcome.status is _TIMEOUT:
-            self.timeouts += 1
-        elif outcome.status in _CRASHED:
-            self.crashes += 1
+        self.bot_seconds += seconds
+        self.answer_seconds.append(seconds)
+        fault = None
+        if status is not _OK:  # an enum's hash is Python code: no lookup for the usual turn
+            fault = _FAULTS.get(status)
+            if status is _TIMEOUT:
+                self.timeouts += 1
+            elif status in _CRASHED:
+                self.crashes += 1
         if outcome.events:
             self.events.extend({"round": round_number, "event": event} for event in outcome.events)
+        detail = outcome.detail
+        if budget is not None:
+            broken = self.over_budget(budget, round_number, seconds)
+            if broken is not None:
+                self.events.append({"round": round_number, "event": broken})
+                if fault is None:
+                    fault, detail = Fault.OVER_BUDGET, f"went over its time budget: {broken}"
+        return Answer(outcome.command, fault, seconds, outcome.absent, detail)
 
     def over_budget(self, budget: TimeBudget, round_number: int, seconds: float) -> str | None:
         """Add one answer to the current block; at the block's end, why it broke the budget (or None).
@@ -349,9 +349,7 @@ class MatchRunner:
         answers = {}
         tallies, budgets = self.tallies, self.budgets
         for seat, outcome in outcomes.items():
-            tally = tallies[seat]
-            tally.record_turn(turn, outcome)
-            answers[seat] = answer_from(outcome, tally, budgets[seat], turn)
+            answers[seat] = tallies[seat].answer(turn, outcome, budgets[seat])
         report = session.play_turn(answers)
         self.turns_played += 1
         for seat in report.rejected:

@@ -22,7 +22,7 @@ from runner.bots.persistent import STARTUP_MS, PersistentBot
 from runner.bots.process import run_turn
 from runner.errors import UserError
 from runner.games.interface import Answer, Game
-from runner.match import PlayerTally, answer_from, uses_persistent
+from runner.match import PlayerTally, uses_persistent
 from runner.play import load_player
 
 class FunctionAgent:
@@ -83,9 +83,8 @@ class FolderAgent:
             outcome = self.persistent.ask(turn, turn_input.files, turn_input.line or "")
         else:
             outcome = run_turn(self.bot, turn_input.files, self.limits, self.game.answer_file)
-        self.tally.record_turn(turn, outcome)  # as `td-runner match` reads it: faults, no file, time budget
         budget = self.game.time_budget if self.persistent is not None else None
-        return answer_from(outcome, self.tally, budget, turn)
+        return self.tally.answer(turn, outcome, budget)  # as `td-runner match` reads it: faults, no file, budget
 
     def close_process(self) -> None:
         if self.persistent is not None:
