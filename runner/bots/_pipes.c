@@ -58,15 +58,22 @@ static int fd_list(PyObject *tuple, int *fds, Py_ssize_t count, const char *what
     return 0;
 }
 
+/* The number of bots of a call whose first two arguments are tuples of one length (at most MAX_BOTS), out of
+ * `wanted` arguments; -1 with a TypeError naming `usage` otherwise. */
+static Py_ssize_t bot_count(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wanted, const char *usage) {
+    if (nargs != wanted || !PyTuple_Check(args[0]) || !PyTuple_Check(args[1]) ||
+        PyTuple_GET_SIZE(args[0]) != PyTuple_GET_SIZE(args[1]) || PyTuple_GET_SIZE(args[0]) > MAX_BOTS) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    return PyTuple_GET_SIZE(args[0]);
+}
+
 /* write_each(fds, datas) -> -1 when every data went whole to its (non-blocking) fd, else (index, written) of
  * the first that did not: written 0 when the pipe was full (EAGAIN), -1 when the bot closed its stdin. */
 static PyObject *write_each(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2 || !PyTuple_Check(args[0]) || !PyTuple_Check(args[1]) ||
-        PyTuple_GET_SIZE(args[0]) != PyTuple_GET_SIZE(args[1]) || PyTuple_GET_SIZE(args[0]) > MAX_BOTS) {
-        PyErr_SetString(PyExc_TypeError, "write_each(fds, datas): two tuples of one length");
-        return NULL;
-    }
-    Py_ssize_t count = PyTuple_GET_SIZE(args[0]);
+    Py_ssize_t count = bot_count(args, nargs, 2, "write_each(fds, datas): two tuples of one length");
+    if (count < 0) return NULL;
     int fds[MAX_BOTS];
     if (fd_list(args[0], fds, count, "write_each") < 0) return NULL;
     for (Py_ssize_t i = 0; i < count; i++) {
@@ -94,12 +101,8 @@ static PyObject *write_each(PyObject *module, PyObject *const *args, Py_ssize_t 
  *   passed, STOP_EVENT (-1, None) at any other readiness than an owed stdout's, STOP_CHUNK (index, chunk)
  *   when bot `index`'s read was not one whole line. A signal's handler may raise (Ctrl-C): that exception. */
 static PyObject *wait_lines(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3 || !PyTuple_Check(args[0]) || !PyTuple_Check(args[1]) ||
-        PyTuple_GET_SIZE(args[0]) != PyTuple_GET_SIZE(args[1]) || PyTuple_GET_SIZE(args[0]) > MAX_BOTS) {
-        PyErr_SetString(PyExc_TypeError, "wait_lines(outs, errs, timeout_s): two tuples of one length, a float");
-        return NULL;
-    }
-    Py_ssize_t count = PyTuple_GET_SIZE(args[0]);
+    Py_ssize_t count = bot_count(args, nargs, 3, "wait_lines(outs, errs, timeout_s): two tuples of one length, a float");
+    if (count < 0) return NULL;
     double timeout = PyFloat_AsDouble(args[2]);
     if (timeout == -1.0 && PyErr_Occurred()) return NULL;
     int fds[2 * MAX_BOTS];
