@@ -101,7 +101,8 @@ static PyObject *write_each(PyObject *module, PyObject *const *args, Py_ssize_t 
  *   passed, STOP_EVENT (-1, None) at any other readiness than an owed stdout's, STOP_CHUNK (index, chunk)
  *   when bot `index`'s read was not one whole line. A signal's handler may raise (Ctrl-C): that exception. */
 static PyObject *wait_lines(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    Py_ssize_t count = bot_count(args, nargs, 3, "wait_lines(outs, errs, timeout_s): two tuples of one length, a float");
+    Py_ssize_t count = bot_count(args, nargs, 3, "wait_lines(outs, errs, timeout_s): two tuples of one length, "
+                                                "a float");
     if (count < 0) return NULL;
     double timeout = PyFloat_AsDouble(args[2]);
     if (timeout == -1.0 && PyErr_Occurred()) return NULL;

@@ -136,7 +136,11 @@ def connect(folder: Path, *, create: bool = False, readonly: bool = False) -> sq
             connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30, check_same_thread=False)
         else:
             if create and not path.exists():
-                _create(path)
+                try:
+                    _create(path)
+                except (OSError, sqlite3.Error) as exc:
+                    raise UserError(f"{path}: cannot create the league database: "
+                                    f"{getattr(exc, 'strerror', None) or exc}") from None
             connection = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
         connection.row_factory = sqlite3.Row
         if not readonly:
@@ -151,8 +155,6 @@ def connect(folder: Path, *, create: bool = False, readonly: bool = False) -> sq
         return connection
     except sqlite3.Error as exc:
         raise UserError(f"{path}: not a league database: {exc}") from None
-    except OSError as exc:
-        raise UserError(f"{path}: cannot create the league database: {exc.strerror or exc}") from None
 
 
 def _create(path: Path) -> None:
@@ -161,23 +163,25 @@ def _create(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     building = path.with_name(f".{path.name}.{os.getpid()}.new")
     building.unlink(missing_ok=True)
-    connection = sqlite3.connect(building, isolation_level=None)
     try:
-        connection.execute("PRAGMA journal_mode=WAL")  # kept in the file's header
-        connection.executescript(f"BEGIN;\n{SCHEMA}\nCOMMIT;")
-        connection.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        connection.execute("INSERT INTO meta VALUES ('scheduled', '0')")
+        connection = sqlite3.connect(building, isolation_level=None)
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")  # kept in the file's header
+            connection.executescript(f"BEGIN;\n{SCHEMA}\nCOMMIT;")
+            connection.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            connection.execute("INSERT INTO meta VALUES ('scheduled', '0')")
+        finally:
+            connection.close()  # the last connection: checkpointed, its -wal and -shm files removed
+        try:
+            os.link(building, path)
+        except FileExistsError:  # another process made it first: theirs stands
+            pass
+        except OSError:  # a file system without hard links: a rename, which is whole too
+            if not path.exists():
+                os.replace(building, path)
     finally:
-        connection.close()  # the last connection: checkpointed, its -wal and -shm files removed
-    try:
-        os.link(building, path)
-    except FileExistsError:  # another process made it first: theirs stands
-        pass
-    except OSError:  # a file system without hard links: a rename, which is whole too
-        if not path.exists():
-            os.replace(building, path)
-    finally:
-        building.unlink(missing_ok=True)
+        for suffix in ("", "-wal", "-shm"):
+            building.with_name(building.name + suffix).unlink(missing_ok=True)
 
 
 @contextlib.contextmanager

@@ -58,3 +58,11 @@ def test_a_folder_that_cannot_be_made_is_named(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     with pytest.raises(UserError, match="cannot create the league database"):
         store.connect(tmp_path / "file" / "league", create=True)
+
+
+
+def test_a_database_that_cannot_be_built_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store, "SCHEMA", "CREATE TABLE meta (")  # SQLite refuses it while building
+    with pytest.raises(UserError, match="league.sqlite: cannot create the league database: .*syntax error"):
+        store.connect(tmp_path / "league", create=True)
+    assert list((tmp_path / "league").iterdir()) == []  # no database, and nothing half-built left
