@@ -445,16 +445,24 @@ static PyObject *tower_slots_text(Board *self) {
     return text;
 }
 
-static char *put_scalars(Board *self, char *p) {
-    /* the delta's eight numbers: the spec 7 scalars in protocol/lines.py SCALARS order; NULL on an error */
-    p = put_int(p, self->turn);
-    p = put_int(LIT(p, ","), self->invader_gold);
-    p = put_int(LIT(p, ","), self->invader_income);
-    p = put_int(LIT(p, ","), self->invader_boost_max);
-    if ((p = put_number(LIT(p, ","), self->hp_multiplier)) == NULL) return NULL;
-    p = put_int(LIT(p, ","), self->turns_since_spawn);
-    p = put_int(LIT(p, ","), self->defender_gold);
-    return put_int(LIT(p, ","), self->defender_life);
+/* what goes before each of the spec 7 scalars (protocol/lines.py SCALARS order): the state JSON's keys, or
+ * the delta's commas */
+static const char *const STATE_PREFIXES[8] = {"{\"turnNumber\":", ",\"invaderGold\":", ",\"invaderIncome\":",
+                                              ",\"invaderBoostMax\":", ",\"invaderHPMultiplier\":",
+                                              ",\"turnsSinceLastSpawn\":", ",\"defenderGold\":",
+                                              ",\"defenderLife\":"};
+static const char *const DELTA_PREFIXES[8] = {"", ",", ",", ",", ",", ",", ",", ","};
+
+static char *put_scalars(Board *self, char *p, const char *const prefixes[8]) {
+    /* the eight spec 7 scalars, each after its prefix; NULL on an error */
+    const long long before[4] = {self->turn, self->invader_gold, self->invader_income, self->invader_boost_max};
+    const long long after[3] = {self->turns_since_spawn, self->defender_gold, self->defender_life};
+    for (int n = 0; n < 4; n++) p = put_int(put_bytes(p, prefixes[n], (Py_ssize_t)strlen(prefixes[n])), before[n]);
+    if ((p = put_number(put_bytes(p, prefixes[4], (Py_ssize_t)strlen(prefixes[4])), self->hp_multiplier)) == NULL)
+        return NULL;
+    for (int n = 0; n < 3; n++)
+        p = put_int(put_bytes(p, prefixes[5 + n], (Py_ssize_t)strlen(prefixes[5 + n])), after[n]);
+    return p;
 }
 
 static PyObject *Board_state_json(Board *self, PyObject *unused) {
@@ -463,14 +471,7 @@ static PyObject *Board_state_json(Board *self, PyObject *unused) {
     if (slots == NULL) return NULL;
     char *start = scratch(self, FIXED_BOUND + PyBytes_GET_SIZE(slots)), *p = start;
     if (start == NULL) return NULL;
-    p = put_int(LIT(p, "{\"turnNumber\":"), self->turn);
-    p = put_int(LIT(p, ",\"invaderGold\":"), self->invader_gold);
-    p = put_int(LIT(p, ",\"invaderIncome\":"), self->invader_income);
-    p = put_int(LIT(p, ",\"invaderBoostMax\":"), self->invader_boost_max);
-    if ((p = put_number(LIT(p, ",\"invaderHPMultiplier\":"), self->hp_multiplier)) == NULL) return NULL;
-    p = put_int(LIT(p, ",\"turnsSinceLastSpawn\":"), self->turns_since_spawn);
-    p = put_int(LIT(p, ",\"defenderGold\":"), self->defender_gold);
-    p = put_int(LIT(p, ",\"defenderLife\":"), self->defender_life);
+    if ((p = put_scalars(self, p, STATE_PREFIXES)) == NULL) return NULL;
     p = LIT(p, ",\"invaderSlots\":[");
     for (int pos = 0; pos < CELLS; pos++) {
         const Invader *i = &self->invaders[pos];
@@ -514,7 +515,7 @@ static char *put_invaders(Board *self, char *p, int bracketed) {
 static PyObject *Board_delta(Board *self, PyObject *unused) {
     /* protocol/lines.py render_delta: the body of a delta request, moving the memory of towers sent on */
     char *start = scratch(self, FIXED_BOUND), *p = start;
-    if (start == NULL || (p = put_scalars(self, LIT(p, "\"delta\":["))) == NULL) return NULL;
+    if (start == NULL || (p = put_scalars(self, LIT(p, "\"delta\":["), DELTA_PREFIXES)) == NULL) return NULL;
     p = LIT(put_invaders(self, LIT(p, "],\"iv\":["), 0), "],\"tw\":[");
     int first = 1;
     for (int pos = 0; pos < CELLS; pos++) {
