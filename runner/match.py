@@ -289,6 +289,7 @@ class MatchRunner:
         self.bot_output = (BotOutputLog(tuple(self.players), settings.limits.output_cap_bytes)
                            if isinstance(game.log, JsonlLog) else None)
         self.folder_log = isinstance(game.log, FolderLog)
+        self.view_logged = self.folder_log and game.log.view is not None  # type: ignore[union-attr]
         self.humans = frozenset(seat for seat, player in self.players.items() if player.bot is None)
         self.turns_played = 0  # match.json's `rounds` (Tower Defence: the number of the final round folder)
         self.stopped_by: KeyboardInterrupt | None = None  # what interrupted the match, if anything
@@ -346,22 +347,24 @@ class MatchRunner:
         inputs = session.inputs()
         view = session.text_view() if self._needs_view(active) else ""
         outcomes = self.run_players(turn, active, inputs, view)
-        answers = {}
         tallies, budgets = self.tallies, self.budgets
-        for seat, outcome in outcomes.items():
-            answers[seat] = tallies[seat].answer(turn, outcome, budgets[seat])
-        report = session.play_turn(answers)
+        report = session.play_turn({seat: tallies[seat].answer(turn, outcome, budgets[seat])
+                                    for seat, outcome in outcomes.items()})
         self.turns_played += 1
-        for seat in report.rejected:
-            if seat in self.tallies:
-                self.tallies[seat].invalid_commands += 1
-        files = {seat: inputs[seat].files for seat in active} if self.folder_log else {}  # a log.jsonl has none
-        self.log_turn(turn, files, view, outcomes, report)
+        if report.rejected:
+            for seat in report.rejected:
+                if seat in tallies:
+                    tallies[seat].invalid_commands += 1
+        if self.folder_log:
+            self.log_turn(turn, {seat: inputs[seat].files for seat in active}, view, outcomes, report)
+        else:  # a log.jsonl: no files
+            self.log_line(turn, outcomes, report)
         if self.observer is not None:
             self.observer.round_played(turn, session, report, outcomes)
 
     def _needs_view(self, active: tuple[str, ...]) -> bool:
-        if self.folder_log and self.game.log.view is not None:  # type: ignore[union-attr]
+        """Whether this turn needs the text view: a folder log that keeps it, or a human to show it to."""
+        if self.view_logged:
             return True
         return bool(self.humans) and any(seat in self.humans for seat in active)
 
@@ -439,12 +442,7 @@ class MatchRunner:
         """Hand one turn to the log thread: a turn folder (FolderLog) or a log.jsonl line (JsonlLog)."""
         log = self.game.log
         if not isinstance(log, FolderLog):
-            if self.bot_output is not None and outcomes:
-                for seat, outcome in outcomes.items():
-                    if outcome.output or outcome.events:
-                        self.bot_output.add_turn(turn, seat, outcome)
-            if report is not None and report.record is not None:  # written by write_deferred_lines
-                self.deferred_lines.append((log.file_name, report.record_line or report.record))
+            self.log_line(turn, outcomes, report)
             return
         seat_files = {}
         for seat, inputs in files.items():
@@ -457,6 +455,18 @@ class MatchRunner:
             seat_files[seat] = entry
         turn_files = {**(report.log_files if report else {}), **(final_files or {})}
         self._submit(self.writer.write_round, log.turn_folder.format(turn=turn), seat_files, turn_files)
+
+    def log_line(self, turn: int, outcomes: dict[str, TurnOutcome] | None, report: TurnReport | None) -> None:
+        """A log.jsonl game's turn: its line, written by write_deferred_lines while the next turn's bots think,
+        and the bots' output, gathered per seat (written at the end)."""
+        if self.bot_output is not None and outcomes:
+            for seat, outcome in outcomes.items():
+                if outcome.output or outcome.events:
+                    self.bot_output.add_turn(turn, seat, outcome)
+        if report is not None:
+            record = report.record_line or report.record  # the game's own line, else its record (`record`
+            if record is not None:  # decodes a given line: not read when there is one)
+                self.deferred_lines.append((self.game.log.file_name, record))  # type: ignore[union-attr]
 
     def write_deferred_lines(self) -> None:
         """Encode and append the log lines of the turns played so far (json.dumps of a record is tens of us:

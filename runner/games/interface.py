@@ -11,6 +11,7 @@ Data flows one way: config -> Session state -> `inputs()` (views) -> bots -> `An
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -18,6 +19,8 @@ import attrs
 
 if TYPE_CHECKING:  # the interface stays free of I/O modules (tests/games/test_boundaries.py)
     from pathlib import Path
+
+    from runner.bots.languages import LaunchTemplate
 
 KiB = 1 << 10
 
@@ -175,14 +178,24 @@ class TurnReport:
     `record`: the turn's line of a `log.jsonl` log (JSON-able), for games whose log is one file.
     `record_line`: optionally, `record` already encoded, exactly `json.dumps(record, separators=(",", ":"))`
     (no newline): a game whose records are long and mostly repeat (Invaders' tower rows) renders it faster
-    by hand than the encoder can, and the match loop writes it as it is.
+    by hand than the encoder can, and the match loop writes it as it is. A game that gives the line may leave
+    `record` out (None): reading `record` then decodes the line, so the match loop, which only writes the
+    line, never builds the dict (Invaders: a fifth of the board's work per turn).
     """
 
     events: tuple[str, ...] = ()
     rejected: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
     log_files: Mapping[str, str] = attrs.field(factory=dict)
-    record: Mapping[str, Any] | None = None
+    _record: Mapping[str, Any] | None = attrs.field(default=None, alias="record")
     record_line: str | None = None
+
+    @property
+    def record(self) -> Mapping[str, Any] | None:
+        """The turn's log record: as given, else decoded from `record_line` (each time: a report stays as made,
+        so two reports of the same turn stay equal), else None."""
+        if self._record is None and self.record_line is not None:
+            return json.loads(self.record_line)
+        return self._record
 
 
 @attrs.frozen
@@ -327,7 +340,8 @@ class Game(Protocol):
     file_kinds: tuple[str, ...]  # kinds of file `validate` knows (`validate --kind`), e.g. ("map",)
     end_reasons: Mapping[str, str]  # end_reason -> words for the result line
     console_prompt: str | None  # the prompt of a human player at the terminal; None: no console players
-    languages: Mapping[str, tuple[str, ...]]  # botLanguage -> launch argv template the game adds (koth-js)
+    #: botLanguage -> launch argv template the game adds (koth-js), or a LaunchTemplate (runner/bots/languages.py)
+    languages: Mapping[str, "tuple[str, ...] | LaunchTemplate"]
     tools: tuple[Tool, ...]  # the game's own subcommands (`td-runner warzone-map`)
     #: lean request lines a persistent bot may ask for with bot.json "request": name -> what it sends; a game
     #: that offers any gives its sessions `use_request_format(seat, name)`, called before the first inputs()
@@ -394,7 +408,7 @@ class GameDefaults:
     file_kinds: tuple[str, ...] = ()
     end_reasons: Mapping[str, str] = {}
     console_prompt: str | None = None
-    languages: Mapping[str, tuple[str, ...]] = {}
+    languages: Mapping[str, "tuple[str, ...] | LaunchTemplate"] = {}
     request_formats: Mapping[str, str] = {}
     tools: tuple[Tool, ...] = ()
     time_budget: TimeBudget | None = None

@@ -74,6 +74,11 @@ class PureBoard:
         """The turn's log record and line (protocol/record.py), with the penalty of the last start_turn."""
         return self._records.render(self.state, invader, defender, actions, self._penalty, faults, disqualified)
 
+    def record_line(self, invader: Any, defender: Any, actions: Actions) -> str:
+        """The line alone of a turn without faults (what the match writes; the record is read from it when
+        something asks: TurnReport.record)."""
+        return self.record(invader, defender, actions, {})[1]
+
 
 def _spawn(board: Any, spawn: Spawn) -> None:
     board.spawn(spawn.hp, spawn.defense, spawn.stun_res)
@@ -105,13 +110,22 @@ class CompiledBoard:
 
     def record(self, invader: Any, defender: Any, actions: Actions, faults: Mapping[str, str],
                disqualified: list[str] | None = None) -> tuple[dict[str, Any], str]:
-        ir, dr = actions.invader, actions.defender
-        record, line = self.state.record(invader, defender, "null" if invader is None else dumps(invader),
-                                         "null" if defender is None else dumps(defender), ir == APPLIED, ir, dr,
-                                         *(QUIET_WORDS if actions is QUIET_TURN else (word(ir), word(dr))))
+        record, line = self.state.record(*_record_arguments(invader, defender, actions))
         if faults or disqualified is not None:
             line = line[:-1] + add_faults(record, faults, disqualified) + "}"
         return record, line
+
+    def record_line(self, invader: Any, defender: Any, actions: Actions) -> str:
+        """PureBoard.record_line: the line alone, no dict made (the board's own call)."""
+        return self.state.record_line(*_record_arguments(invader, defender, actions))
+
+
+def _record_arguments(invader: Any, defender: Any, actions: Actions) -> tuple[Any, ...]:
+    """The compiled board's record arguments: the values, their JSON texts, whether the spawn went ahead, what
+    became of each action and its JSON text."""
+    ir, dr = actions.invader, actions.defender
+    return (invader, defender, "null" if invader is None else dumps(invader), "null" if defender is None else dumps(defender),
+            ir == APPLIED, ir, dr, *(QUIET_WORDS if actions is QUIET_TURN else (word(ir), word(dr))))
 
 
 def new_board(compiled: bool | None = None) -> PureBoard | CompiledBoard:

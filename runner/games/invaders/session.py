@@ -110,7 +110,11 @@ class InvadersSession:
             defender = None if defender_fault is not None else defender
             invader = None if invader_fault is not None else invader
         actions = self._board.finish_turn(invader, defender)
-        record, line = self._board.record(invader, defender, actions, faults)
+        record: dict[str, Any] | None = None  # TurnReport.record reads it from the line when asked
+        if faults:
+            record, line = self._board.record(invader, defender, actions, faults)
+        else:
+            line = self._board.record_line(invader, defender, actions)
         rejected: Mapping[str, tuple[str, ...]] = NO_FILES  # the same empty read-only mapping
         if actions is not QUIET_TURN:
             refused = {seat: (result,) for seat, result in ((INVADER, actions.invader), (DEFENDER, actions.defender))

@@ -58,6 +58,24 @@ def test_the_switch_forces_the_pure_rules(monkeypatch: pytest.MonkeyPatch) -> No
     assert board.new_board().compiled is (board._COMPILED is not None)
 
 
+@pytest.fixture(autouse=True)
+def record_dict_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session asks the compiled board for the line alone on a turn without faults (TurnReport.record decodes
+    it when read): here each such call also builds the board's dict of that turn, which must encode to the
+    very line, so the dict (made on fault turns) is held to the pure rules on every turn too."""
+    if board._COMPILED is None:
+        return
+    line_only = board.CompiledBoard.record_line
+
+    def both(self: Any, invader: Any, defender: Any, actions: Any) -> str:
+        line = line_only(self, invader, defender, actions)
+        record, same_line = self.record(invader, defender, actions, {})
+        assert same_line == line == encoded(record)
+        return line
+
+    monkeypatch.setattr(board.CompiledBoard, "record_line", both)
+
+
 def twins(config: InvadersConfig, delta: tuple[str, ...]) -> list[InvadersSession]:
     """A session on the pure rules and one on the compiled board, `delta` seats on the delta request."""
     sessions = [InvadersSession(config, compiled=flag) for flag in (False, True)]

@@ -77,8 +77,8 @@ typedef struct {
     double penalty_mult;
     unsigned long long next_serial, tower_version; /* tower_version moves on at any change to a tower */
     SentTower sent[CELLS];                         /* the towers as of the last delta */
-    unsigned long long record_version, slots_version;
-    PyObject *record_lists; /* the `tw` rows of the record as of record_version */
+    unsigned long long record_version, lists_version, slots_version;
+    PyObject *record_lists; /* the `tw` rows of the record as of lists_version (made for record() only) */
     PyObject *record_text;  /* bytes: the `tw` text as of record_version */
     PyObject *slots_text;   /* bytes: the towerSlots text as of slots_version */
     char *scratch;          /* where texts are written (see "writing texts") */
@@ -567,15 +567,32 @@ static PyObject *int_list(const long long *values, int count) {
 }
 
 static int record_towers(Board *self) {
-    /* the record's `tw` rows (lists and text), kept while no tower changed */
-    if (self->record_lists != NULL && self->record_version == self->tower_version) return 0;
-    PyObject *lists = PyList_New(0);
+    /* the record's `tw` text, kept while no tower changed */
+    if (self->record_text != NULL && self->record_version == self->tower_version) return 0;
     char *start = scratch(self, FIXED_BOUND), *p = start;
-    if (lists == NULL || start == NULL) {
-        Py_XDECREF(lists);
-        return -1;
-    }
+    if (start == NULL) return -1;
     *p++ = '[';
+    for (int pos = 0; pos < CELLS; pos++) {
+        const Tower *t = &self->towers[pos];
+        if (!t->present) continue;
+        if (p > start + 1) *p++ = ',';
+        p = LIT(put_kind(LIT(put_int(LIT(p, "["), pos), ",\""), t->kind), "\",");
+        p = put_int(p, t->power);
+        p = put_int(LIT(p, ","), t->range);
+        p = put_int(LIT(p, ","), t->cooldown);
+        p = LIT(put_int(LIT(p, ","), t->level), "]");
+    }
+    *p++ = ']';
+    if (cache_text(&self->record_text, start, p) == NULL) return -1;
+    self->record_version = self->tower_version;
+    return 0;
+}
+
+static int record_tower_lists(Board *self) {
+    /* the record's `tw` rows as lists, kept while no tower changed */
+    if (self->record_lists != NULL && self->lists_version == self->tower_version) return 0;
+    PyObject *lists = PyList_New(0);
+    if (lists == NULL) return -1;
     for (int pos = 0; pos < CELLS; pos++) {
         const Tower *t = &self->towers[pos];
         if (!t->present) continue;
@@ -592,20 +609,9 @@ static int record_towers(Board *self) {
             return -1;
         }
         Py_DECREF(row);
-        if (PyList_GET_SIZE(lists) > 1) *p++ = ',';
-        p = LIT(put_kind(LIT(put_int(LIT(p, "["), pos), ",\""), t->kind), "\",");
-        p = put_int(p, t->power);
-        p = put_int(LIT(p, ","), t->range);
-        p = put_int(LIT(p, ","), t->cooldown);
-        p = LIT(put_int(LIT(p, ","), t->level), "]");
-    }
-    *p++ = ']';
-    if (cache_text(&self->record_text, start, p) == NULL) {
-        Py_DECREF(lists);
-        return -1;
     }
     Py_XSETREF(self->record_lists, untracked(lists));
-    self->record_version = self->tower_version;
+    self->lists_version = self->tower_version;
     return 0;
 }
 
@@ -672,11 +678,10 @@ static int json_arg(PyObject *value, const char **text, Py_ssize_t *length) {
     return 0;
 }
 
-/* record(invader, defender, invader_json, defender_json, spawned, ir, dr, ir_json, dr_json) -> (dict, line):
- * protocol/record.py RecordRenderer.render without faults and dq (the caller adds those: the line then
- * loses its closing brace). The *_json arguments are json.dumps's text of the values before them. */
-static PyObject *Board_record(Board *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (!positional("record", nargs, 9, 9)) return NULL;
+/* The played turn's log line: protocol/record.py RecordRenderer.render without faults and dq (the caller adds
+ * those: the line then loses its closing brace). args: (invader, defender, invader_json, defender_json,
+ * spawned, ir, dr, ir_json, dr_json), the *_json being json.dumps's text of the values before them. */
+static PyObject *turn_line(Board *self, PyObject *const *args, int spawned) {
     const char *texts[4];
     Py_ssize_t lengths[4], total = 0;
     const int json_args[4] = {2, 3, 7, 8};
@@ -684,10 +689,40 @@ static PyObject *Board_record(Board *self, PyObject *const *args, Py_ssize_t nar
         if (json_arg(args[json_args[n]], &texts[n], &lengths[n]) < 0) return NULL;
         total += lengths[n];
     }
-    int spawned = PyObject_IsTrue(args[4]);
-    if (spawned < 0 || record_towers(self) < 0) return NULL;
-    int over = self->defender_life <= 0;
+    if (record_towers(self) < 0) return NULL;
+    char *start = scratch(self, FIXED_BOUND + PyBytes_GET_SIZE(self->record_text) + total), *p = start;
+    if (start == NULL) return NULL;
+    p = put_int(LIT(p, "{\"t\":"), self->turn);
+    p = put_int(LIT(p, ",\"ig\":"), self->invader_gold);
+    p = put_int(LIT(p, ",\"dg\":"), self->defender_gold);
+    p = put_int(LIT(p, ",\"life\":"), self->defender_life);
+    p = put_int(LIT(p, ",\"thru\":"), INITIAL_LIFE - self->defender_life);
+    p = put_int(LIT(p, ",\"inc\":"), self->invader_income);
+    p = put_int(LIT(p, ",\"bmax\":"), self->invader_boost_max);
+    p = put_number(LIT(p, ",\"hpm\":"), self->hp_multiplier);
+    if (p == NULL) return NULL;
+    p = put_int(LIT(p, ",\"tsls\":"), self->turns_since_spawn);
+    p = put_bytes(LIT(p, ",\"ia\":"), texts[0], lengths[0]);
+    p = put_bytes(LIT(p, ",\"da\":"), texts[1], lengths[1]);
+    p = spawned ? LIT(p, ",\"sp\":true") : LIT(p, ",\"sp\":false");
+    if (self->has_penalty) {
+        p = put_number(LIT(put_int(LIT(p, ",\"pen\":["), self->penalty_base), ","), self->penalty_mult);
+        if (p == NULL) return NULL;
+        p = LIT(p, "]");
+    }
+    if (self->defender_life <= 0) p = LIT(p, ",\"end\":true");
+    p = put_bytes(LIT(p, ",\"tw\":"), PyBytes_AS_STRING(self->record_text), PyBytes_GET_SIZE(self->record_text));
+    p = LIT(put_invaders(self, LIT(p, ",\"iv\":["), 1), "],\"ir\":");
+    p = put_bytes(p, texts[2], lengths[2]);
+    p = put_bytes(LIT(p, ",\"dr\":"), texts[3], lengths[3]);
+    *p++ = '}';
+    return ascii_text(start, p);
+}
 
+/* The same turn's record as a dict, keys in the line's order (json.dumps of it gives the line). */
+static PyObject *turn_record(Board *self, PyObject *const *args, int spawned) {
+    if (record_tower_lists(self) < 0) return NULL;
+    int over = self->defender_life <= 0;
     /* a copy of the template has every key in place, in order: no resizing, values replaced */
     PyObject *record = PyDict_Copy(templates[2 * (self->has_penalty != 0) + over]);
     if (record == NULL) return NULL;
@@ -705,36 +740,26 @@ static PyObject *Board_record(Board *self, PyObject *const *args, Py_ssize_t nar
     if (!failed)
         failed = PyDict_SetItem(record, keys[K_TW], self->record_lists) || put(record, K_IV, invader_lists(self)) ||
                  PyDict_SetItem(record, keys[K_IR], args[5]) || PyDict_SetItem(record, keys[K_DR], args[6]);
-    char *start = failed ? NULL : scratch(self, FIXED_BOUND + PyBytes_GET_SIZE(self->record_text) + total), *p = start;
-    if (start != NULL) {
-        p = put_int(LIT(p, "{\"t\":"), self->turn);
-        p = put_int(LIT(p, ",\"ig\":"), self->invader_gold);
-        p = put_int(LIT(p, ",\"dg\":"), self->defender_gold);
-        p = put_int(LIT(p, ",\"life\":"), self->defender_life);
-        p = put_int(LIT(p, ",\"thru\":"), INITIAL_LIFE - self->defender_life);
-        p = put_int(LIT(p, ",\"inc\":"), self->invader_income);
-        p = put_int(LIT(p, ",\"bmax\":"), self->invader_boost_max);
-        p = put_number(LIT(p, ",\"hpm\":"), self->hp_multiplier);
-    }
-    if (p != NULL && start != NULL) {
-        p = put_int(LIT(p, ",\"tsls\":"), self->turns_since_spawn);
-        p = put_bytes(LIT(p, ",\"ia\":"), texts[0], lengths[0]);
-        p = put_bytes(LIT(p, ",\"da\":"), texts[1], lengths[1]);
-        p = spawned ? LIT(p, ",\"sp\":true") : LIT(p, ",\"sp\":false");
-        if (self->has_penalty) /* then "]" below, as put_number may fail */
-            p = put_number(LIT(put_int(LIT(p, ",\"pen\":["), self->penalty_base), ","), self->penalty_mult);
-    }
-    PyObject *line = NULL;
-    if (p != NULL && start != NULL) {
-        if (self->has_penalty) p = LIT(p, "]");
-        if (over) p = LIT(p, ",\"end\":true");
-        p = put_bytes(LIT(p, ",\"tw\":"), PyBytes_AS_STRING(self->record_text), PyBytes_GET_SIZE(self->record_text));
-        p = LIT(put_invaders(self, LIT(p, ",\"iv\":["), 1), "],\"ir\":");
-        p = put_bytes(p, texts[2], lengths[2]);
-        p = put_bytes(LIT(p, ",\"dr\":"), texts[3], lengths[3]);
-        *p++ = '}';
-        line = ascii_text(start, p);
-    }
+    if (failed) Py_CLEAR(record);
+    return record;
+}
+
+/* record_line(invader, defender, invader_json, defender_json, spawned, ir, dr, ir_json, dr_json) -> line:
+ * what the match writes; the dict only when something asks for it (record) */
+static PyObject *Board_record_line(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (!positional("record_line", nargs, 9, 9)) return NULL;
+    int spawned = PyObject_IsTrue(args[4]);
+    return spawned < 0 ? NULL : turn_line(self, args, spawned);
+}
+
+/* record(the same arguments) -> (dict, line) */
+static PyObject *Board_record(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (!positional("record", nargs, 9, 9)) return NULL;
+    int spawned = PyObject_IsTrue(args[4]);
+    if (spawned < 0) return NULL;
+    PyObject *record = turn_record(self, args, spawned);
+    if (record == NULL) return NULL;
+    PyObject *line = turn_line(self, args, spawned);
     if (line == NULL) {
         Py_DECREF(record);
         return NULL;
@@ -870,6 +895,7 @@ static PyMethodDef Board_methods[] = {
     {"state_json", (PyCFunction)Board_state_json, METH_NOARGS, "render_state_json's text."},
     {"delta", (PyCFunction)Board_delta, METH_NOARGS, "render_delta's body; moves the towers sent on."},
     {"record", (PyCFunction)(void (*)(void))Board_record, METH_FASTCALL, "(record, line) of a played turn."},
+    {"record_line", (PyCFunction)(void (*)(void))Board_record_line, METH_FASTCALL, "The line of a played turn."},
     {NULL},
 };
 
