@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, Callable, Iterable
 
 from runner import config, schemas
 from runner.bots.definition import bot_schema_problems, check_bot_folder
+from runner.bots.languages import LaunchTemplate
 from runner.errors import UserError
 from runner.games import DEFAULT_GAME, all_games, get_game
 from runner.games.interface import FileReport
@@ -115,11 +117,11 @@ def validate_bot_folder(folder: Path, game: str | None = None) -> FileReport:
     return FileReport(source, BOT, tuple(problems))
 
 
-def launch_languages(game: str | None = None) -> dict[str, tuple[str, ...]]:
+def launch_languages(game: str | None = None) -> dict[str, Sequence[str] | LaunchTemplate]:
     """The languages `td-runner match --game GAME` adds to the launch table: the game's own (every game's
     when None: koth-js), then those of ./game-runner-config.json when it is valid (an invalid one is reported
     when it is validated)."""
-    languages: dict[str, tuple[str, ...]] = {}
+    languages: dict[str, Sequence[str] | LaunchTemplate] = {}
     for each in [get_game(game)] if game else all_games():
         languages.update(each.languages)
     path = Path(config.RUNNER_CONFIG_NAME)

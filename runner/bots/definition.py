@@ -45,9 +45,10 @@ class BotDefinition:
     persistent: bool = False  # bot.json "persistent": one process for the whole match (td-runner extension)
     entry: str | None = None  # bot.json "entry" (koth-js bots)
     request: str | None = None  # bot.json "request": a persistent bot's opt-in request format (`Game.request_formats`)
+    unset_env: tuple[str, ...] = ()  # left out of the process's environment (its language's LaunchTemplate)
 
 
-def load_bot(player_dir: Path, languages: Mapping[str, Sequence[str]] | None = None) -> BotDefinition:
+def load_bot(player_dir: Path, languages: Mapping[str, Sequence[str] | lang.LaunchTemplate] | None = None) -> BotDefinition:
     """Load and check `<player_dir>/bot.json`; `languages` overrides launch-table entries (runner config).
 
     Raises UserError with the first problem (`check_bot_folder` lists them all)."""
@@ -61,7 +62,7 @@ def load_bot(player_dir: Path, languages: Mapping[str, Sequence[str]] | None = N
     return bot
 
 
-def check_bot_folder(player_dir: Path, languages: Mapping[str, Sequence[str]] | None = None) -> list[Problem]:
+def check_bot_folder(player_dir: Path, languages: Mapping[str, Sequence[str] | lang.LaunchTemplate] | None = None) -> list[Problem]:
     """Every reason `load_bot` (and so `td-runner match`) would refuse the folder, in the order it checks them.
 
     Raises UserError only when there is no bot.json object to check (no folder, unreadable, not JSON)."""
@@ -107,7 +108,7 @@ REQUIREMENTS = "requirements.txt"
 
 
 def _examine(
-    player_dir: Path, data: dict[str, Any], languages: Mapping[str, Sequence[str]] | None
+    player_dir: Path, data: dict[str, Any], languages: Mapping[str, Sequence[str] | lang.LaunchTemplate] | None
 ) -> tuple[BotDefinition | None, list[Problem]]:
     """The bot, or every problem found: bot.json's own first (its launch cannot be worked out until it is
     right), then each launch problem that does not merely follow from an earlier one."""
@@ -177,6 +178,7 @@ def _examine(
         persistent=data.get("persistent", False),
         entry=entry,
         request=data.get("request"),
+        unset_env=template.unset_env,
     ), []
 
 

@@ -50,7 +50,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import attrs
@@ -275,14 +275,17 @@ SANDBOX_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TER
                "GOPATH", "DOTNET_ROOT", "NODE_PATH")
 
 
-def bot_environment(mode: Isolation, marker: str) -> dict[str, str]:
-    """The bot's environment: the runner's own, or only SANDBOX_ENV (and LC_*) in the sandbox."""
+def bot_environment(mode: Isolation, marker: str, unset: Sequence[str] = ()) -> dict[str, str]:
+    """The bot's environment: the runner's own, or only SANDBOX_ENV (and LC_*) in the sandbox; without `unset`
+    (BotDefinition.unset_env)."""
     if mode is Isolation.SANDBOX:
         env = {key: value for key, value in os.environ.items() if key in SANDBOX_ENV or key.startswith("LC_")}
         env["TMPDIR"] = "/tmp"  # the sandbox's private one
         env.setdefault("GOCACHE", "/tmp/go-build")  # `go run` must write its build cache somewhere
     else:
         env = dict(os.environ)
+    for name in unset:
+        env.pop(name, None)
     env[MARKER_ENV] = marker
     return env
 

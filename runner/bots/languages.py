@@ -25,10 +25,15 @@ import attrs
 
 @attrs.frozen
 class LaunchTemplate:
-    """How to start one language; `with_cores` is appended only when bot.json gives arguments.coreCount."""
+    """How to start one language; `with_cores` is appended only when bot.json gives arguments.coreCount.
+
+    `unset_env`: variables the bot's process does without, for a game's own host that cannot use them and pays
+    for them at every start (Invaders' koth-js: node loads the certificates named by NODE_EXTRA_CA_CERTS at
+    start-up, 40-90 ms, although the host never opens a TLS connection)."""
 
     argv: tuple[str, ...]
     with_cores: tuple[str, ...] = ()
+    unset_env: tuple[str, ...] = ()
 
 
 #: The official runner's table on Linux (spec 8.3), with three deliberate differences: python3 runs the
@@ -59,11 +64,12 @@ UNSUPPORTED = {"c#": "use 'c#core' for a .NET Core bot (the official runner refu
 _PLACEHOLDER = re.compile(r"\{(file|dir|cores|python|entry)\}")
 
 
-def language_table(overrides: Mapping[str, Sequence[str]] | None = None) -> dict[str, LaunchTemplate]:
-    """The default table with the runner config's entries laid over it."""
+def language_table(overrides: Mapping[str, Sequence[str] | LaunchTemplate] | None = None) -> dict[str, LaunchTemplate]:
+    """The default table with the games' and the runner config's entries laid over it (an argv list, or a
+    game's LaunchTemplate)."""
     table = dict(DEFAULT_LANGUAGES)
     for language, argv in (overrides or {}).items():
-        table[language] = LaunchTemplate(tuple(argv))
+        table[language] = argv if isinstance(argv, LaunchTemplate) else LaunchTemplate(tuple(argv))
     return table
 
 

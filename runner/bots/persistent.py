@@ -115,7 +115,7 @@ class PersistentBot:
             self.proc = subprocess.Popen(
                 [*plan.prefix, *self.bot.argv],
                 cwd=self.bot.bot_dir,
-                env=isolation.bot_environment(plan.isolation, self.marker),
+                env=isolation.bot_environment(plan.isolation, self.marker, self.bot.unset_env),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

@@ -83,7 +83,7 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str], ans
     try:
         plan = isolation.plan_launch(limits, str(bot.bot_dir), info_write, program=bot.argv[0])
         marker = os.urandom(8).hex()
-        env = isolation.bot_environment(plan.isolation, marker)
+        env = isolation.bot_environment(plan.isolation, marker, bot.unset_env)
         started = time.perf_counter()
         try:
             proc = subprocess.Popen(

@@ -43,10 +43,10 @@ def _program_status(argv: Sequence[str]) -> str:
     return f"{status}, but {', '.join(missing)} is MISSING" if missing else status
 
 
-def _game_languages(game_name: str | None) -> dict[str, tuple[tuple[str, ...], str]]:
+def _game_languages(game_name: str | None) -> dict[str, tuple[Sequence[str] | lang.LaunchTemplate, str]]:
     """The languages games add, with the note that says which game (none when --game names the game)."""
     games = [get_game(game_name)] if game_name else all_games()
-    added: dict[str, tuple[tuple[str, ...], str]] = {}
+    added: dict[str, tuple[Sequence[str] | lang.LaunchTemplate, str]] = {}
     for game in games:
         for name, argv in game.languages.items():
             added.setdefault(name, (argv, "" if game_name else f"; {game.name} only"))
@@ -63,6 +63,7 @@ def run(args: argparse.Namespace, streams) -> int:
     for name, template in table.items():
         argv = lang.expand(template, file="{file}", directory="{dir}", cores=None, entry="{entry}")
         cores = f" [+ {' '.join(template.with_cores)} with coreCount]" if template.with_cores else ""
+        cores += f" [environment without {', '.join(template.unset_env)}]" if template.unset_env else ""
         note = added[name][1] if name in added and name not in overrides else ""
         rows.append((name, " ".join(argv) + cores, _program_status(argv) + note))
     rows.append((lang.CUSTOM, "bot.json's `command` list", "-"))

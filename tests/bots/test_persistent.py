@@ -24,6 +24,7 @@ import runner.bots.persistent as persistent_module
 
 from runner.bots import isolation
 from runner.bots.definition import load_bot
+from runner.bots.languages import LaunchTemplate
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnOutcome, TurnStatus
 from runner.bots.persistent import PersistentBot, collect_all, exchange
@@ -161,6 +162,32 @@ def test_a_slow_answer_times_out_and_is_dropped_next_turn(persistent) -> None:
     late = ask(bot, 2)
     assert (late.status, late.command) == (TurnStatus.OK, f"{first.command.split(',')[0]},2")  # same process
     assert late.output == f"C;1;{first.command.split(',')[0]},1\n"  # the stale answer is output
+
+
+@pytest.mark.parametrize("limits", isolation_modes())
+def test_a_language_can_leave_variables_out_of_the_bots_environment(python_bot, limits: Limits,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A launch template's `unset_env` (Invaders' koth-js host: node spared NODE_EXTRA_CA_CERTS) is left out of
+    the bot's environment; the rest is as usual (the runner's own, or the sandbox's few)."""
+    monkeypatch.setenv("TD_TEST_LEFT_OUT", "left out")
+    monkeypatch.setenv("HOME", "kept")  # passed in every mode, the sandbox's included
+    folder = python_bot("""
+        import os, sys
+        for line in sys.stdin:
+            print(os.environ.get("TD_TEST_LEFT_OUT", "-"), os.environ.get("HOME", "-"), flush=True)
+    """)
+    template = LaunchTemplate(("{python}", "{file}"), unset_env=("TD_TEST_LEFT_OUT",))
+    bot = PersistentBot(load_bot(folder, {"python3": template}), limits, lambda line, turn: line, "none.txt",
+                        10_000, answers_in_order=True)
+    plain = PersistentBot(load_bot(folder), limits, lambda line, turn: line, "none.txt", 10_000,
+                          answers_in_order=True)
+    try:
+        assert bot.bot.unset_env == ("TD_TEST_LEFT_OUT",)
+        assert ask(bot, 0).command == "- kept"
+        assert ask(plain, 0).command == ("- kept" if limits.sandbox else "left out kept")
+    finally:
+        bot.close()
+        plain.close()
 
 
 def test_in_order_answers_without_turn_numbers_drop_the_late_line(python_bot) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from runner.bots.languages import LaunchTemplate
 from runner.config import read_json_file
 from runner.errors import UserError
 from runner.games.interface import AnswerFile, BotMode, Check, FileReport, GameDefaults, JsonlLog, Option, TimeBudget, positive_int
@@ -66,8 +67,10 @@ class InvadersGame(GameDefaults):
         "max_turns": "the turn cap was reached",
         "disqualified": "a bot was disqualified (crash, time-out or an answer that is not JSON)",
     }
-    # spec 18: an AI written for the reference page runs unchanged inside the host this game ships
-    languages: Mapping[str, tuple[str, ...]] = {"koth-js": ("node", str(KOTH_HOST), "{file}", "{entry}")}
+    # spec 18: an AI written for the reference page runs unchanged inside the host this game ships; the host
+    # opens no connection, so node is spared loading NODE_EXTRA_CA_CERTS at each start (README "koth-js")
+    languages: Mapping[str, LaunchTemplate] = {
+        "koth-js": LaunchTemplate(("node", str(KOTH_HOST), "{file}", "{entry}"), unset_env=("NODE_EXTRA_CA_CERTS",))}
     # a persistent bot may ask for the lean request (bot.json "request": "delta"); the koth-js host reads both
     request_formats: Mapping[str, str] = {DELTA: "the state's scalars, the invaders flat, and only the towers that "
                                                  "changed since the previous request (README: The delta request)"}

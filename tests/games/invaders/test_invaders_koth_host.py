@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import runner.games.invaders as invaders_package
+from runner.bots.definition import load_bot
 from runner.games.interface import Answer
 from runner.games.invaders import GAME
 from runner.games.invaders.rules import constants as C
@@ -128,3 +129,11 @@ def test_host_still_answers_when_its_stdin_is_non_blocking() -> None:
         assert process.stdout.readline() == b"{}\n"
         requests.write(b'{"turn":4,"side":"invader","state":{"turnNumber":4}}\n')
     assert process.stdout.read() == b"null\n" and process.wait(timeout=10) == 0
+
+
+def test_the_host_is_started_without_node_extra_ca_certs() -> None:
+    """node loads the certificates NODE_EXTRA_CA_CERTS names at every start (40-90 ms, on a machine behind a
+    TLS-inspecting proxy); the host opens no connection, so its bots are started without it."""
+    starter = Path(__file__).resolve().parents[3] / "starter-bots" / "invaders" / "koth-turret"
+    bot = load_bot(starter, GAME.languages)
+    assert bot.argv[:2] == ("node", str(HOST)) and bot.unset_env == ("NODE_EXTRA_CA_CERTS",)
