@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
+from runner.bots.languages import LaunchTemplate  # a game's own launch (Game.languages): a record, no I/O
+
 if TYPE_CHECKING:  # the interface stays free of I/O modules (tests/games/test_boundaries.py)
     from pathlib import Path
-
-    from runner.bots.languages import LaunchTemplate
 
 KiB = 1 << 10
 
@@ -341,7 +341,7 @@ class Game(Protocol):
     end_reasons: Mapping[str, str]  # end_reason -> words for the result line
     console_prompt: str | None  # the prompt of a human player at the terminal; None: no console players
     #: botLanguage -> launch argv template the game adds (koth-js), or a LaunchTemplate (runner/bots/languages.py)
-    languages: Mapping[str, "tuple[str, ...] | LaunchTemplate"]
+    languages: Mapping[str, tuple[str, ...] | LaunchTemplate]
     tools: tuple[Tool, ...]  # the game's own subcommands (`td-runner warzone-map`)
     #: lean request lines a persistent bot may ask for with bot.json "request": name -> what it sends; a game
     #: that offers any gives its sessions `use_request_format(seat, name)`, called before the first inputs()
@@ -408,7 +408,7 @@ class GameDefaults:
     file_kinds: tuple[str, ...] = ()
     end_reasons: Mapping[str, str] = {}
     console_prompt: str | None = None
-    languages: Mapping[str, "tuple[str, ...] | LaunchTemplate"] = {}
+    languages: Mapping[str, tuple[str, ...] | LaunchTemplate] = {}
     request_formats: Mapping[str, str] = {}
     tools: tuple[Tool, ...] = ()
     time_budget: TimeBudget | None = None
