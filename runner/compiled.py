@@ -8,12 +8,16 @@ with a warning: rebuild with `pip install -e .` or `python setup.py build_ext --
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
 import warnings
 from pathlib import Path
 from types import ModuleType
+
+try:  # CPython's own SHA-256: hashlib would load OpenSSL (~5 ms of every command's start) for two small files
+    from _sha256 import sha256
+except ImportError:  # a Python built without it
+    from hashlib import sha256
 
 PURE_ENV = "TD_RUNNER_PURE_PYTHON"
 
@@ -26,7 +30,7 @@ def pure_forced() -> bool:
 def source_digest(path: Path) -> str | None:
     """SHA-256 of a C source on disk (what setup.py compiles into its module), None if it is not there."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
 

@@ -7,12 +7,11 @@ A bot never makes this loop raise: its turn becomes an `Answer` with a fault, an
 
 from __future__ import annotations
 
-import concurrent.futures
 import json
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import attrs
 
@@ -35,6 +34,9 @@ from runner.games.interface import (
 )
 from runner.matchlog.bot_output import BotOutputLog, output_path
 from runner.matchlog.writer import MatchLogWriter
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 INTERRUPTED = "interrupted"
 MATCH_JSON = "match.json"
@@ -235,6 +237,12 @@ def _bot_output(outcome: TurnOutcome) -> str:
     return outcome.output + notes
 
 
+def _threads(count: int, name: str) -> ThreadPoolExecutor:
+    from concurrent.futures import ThreadPoolExecutor  # at first use (MatchRunner.pool)
+
+    return ThreadPoolExecutor(max_workers=count, thread_name_prefix=name)
+
+
 def uses_persistent(game: Game, bot: BotDefinition) -> bool:
     """Whether this bot runs as one process for the match: the game's only mode, or bot.json's opt-in."""
     if game.bot_modes == frozenset({BotMode.PERSISTENT}):
@@ -277,11 +285,13 @@ class MatchRunner:
         # one folder for two seats (self-play): their files would collide, so take turns like the official runner
         self.sequential = len(bot_dirs) != len(set(bot_dirs))
         self.all_persistent = not self.sequential and len(self.persistent) == len(self.players)  # see run_players
-        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=len(self.players), thread_name_prefix="bot")
+        # made at their first use (_threads): a match of persistent bots and a log.jsonl needs neither, and
+        # concurrent.futures costs ~8 ms to import (it loads logging), a few % of a short match's fixed cost
+        self._pool: ThreadPoolExecutor | None = None  # per-turn bots, all at once
         # the log is written by one background thread, in turn order, while the next turn's bots run: the
         # disk's latency (many small files a turn) stays off the turn loop
-        self.log_writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="log")
-        self.log_writes: list[concurrent.futures.Future[None]] = []
+        self._log_writer: ThreadPoolExecutor | None = None
+        self.log_writes: list[Future[None]] = []
         # a log.jsonl game: its lines are encoded and written after the next turn's requests are sent, while
         # the bots think (no log thread: its GIL hand-offs cost more than the writes), and the bots' output
         # is gathered per seat and written at the end (runner/matchlog/bot_output.py)
@@ -293,6 +303,20 @@ class MatchRunner:
         self.humans = frozenset(seat for seat, player in self.players.items() if player.bot is None)
         self.turns_played = 0  # match.json's `rounds` (Tower Defence: the number of the final round folder)
         self.stopped_by: KeyboardInterrupt | None = None  # what interrupted the match, if anything
+
+    @property
+    def pool(self) -> ThreadPoolExecutor:
+        """The threads per-turn bots run on (made at the first such turn)."""
+        if self._pool is None:
+            self._pool = _threads(len(self.players), "bot")
+        return self._pool
+
+    @property
+    def log_writer(self) -> ThreadPoolExecutor:
+        """The thread a folder log is written on (made at the first turn folder)."""
+        if self._log_writer is None:
+            self._log_writer = _threads(1, "log")
+        return self._log_writer
 
     def _limits_for(self, seat: str) -> Limits:
         """In the sandbox, each bot also loses sight of the other bots' folders and of the match log
@@ -319,7 +343,8 @@ class MatchRunner:
             outcome = None
             self.stopped_by = stop
         finally:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            if self._pool is not None:
+                self._pool.shutdown(wait=True, cancel_futures=True)
             for bot in self.persistent.values():
                 bot.close()
             self.finish_log_writes()  # every turn already played reaches the disk, Ctrl-C or not
@@ -387,7 +412,7 @@ class MatchRunner:
             else:
                 return dict(zip(active, exchange(bots, turn, lines, self.write_deferred_lines)))
         outcomes: dict[str, TurnOutcome] = {}
-        futures: dict[str, concurrent.futures.Future[TurnOutcome]] = {}
+        futures: dict[str, Future[TurnOutcome]] = {}
         asks: list[tuple[PersistentBot, Request]] = []
         asked: list[str] = []  # the seats of `asks`
         humans: list[str] = []
@@ -496,7 +521,8 @@ class MatchRunner:
             self._write_bot_output()
             self._raise_write_errors(wait=True)
         finally:
-            self.log_writer.shutdown(wait=True)
+            if self._log_writer is not None:
+                self._log_writer.shutdown(wait=True)
             self.writer.close()
 
     def _write_bot_output(self) -> None:

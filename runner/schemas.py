@@ -8,7 +8,6 @@ must not receive a float).
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
@@ -193,6 +192,8 @@ def did_you_mean(word: str, choices: list[str]) -> str:
     by_shape = {_shape(choice): choice for choice in choices}
     if _shape(word) in by_shape:  # playerA, player_a, PLAYER-A all mean player-a
         return f" (did you mean {by_shape[_shape(word)]!r}?)"
+    import difflib  # only for this message (2 ms of every command's start at module level)
+
     close = difflib.get_close_matches(word.lower(), [choice.lower() for choice in choices], n=1, cutoff=0.6)
     if not close:
         return ""

@@ -7,9 +7,9 @@ Generic options are here; each game adds its own (`--map`, `--max-rounds`, ...),
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
 import sys
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -111,7 +111,7 @@ def _match_folder(args: argparse.Namespace, runner_config: RunnerConfig) -> Path
         if folder.exists():
             raise UserError(f"match folder {folder} already exists; pick another --name or remove it")
         return folder
-    return _unique_folder(parent, datetime.datetime.now().strftime("%Y.%m.%d.%H.%M.%S"))
+    return _unique_folder(parent, time.strftime("%Y.%m.%d.%H.%M.%S"))  # local time, as datetime.now() gave
 
 
 def _unique_folder(parent: Path, stem: str) -> Path:

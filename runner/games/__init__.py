@@ -7,7 +7,6 @@ The core asks here for a `Game` (runner/games/interface.py) and never imports a 
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import json
 from pathlib import Path
@@ -36,6 +35,8 @@ def get_game(name: str) -> Game:
     """The game called `name`; UserError naming the known games (and a close match) otherwise."""
     module = GAMES.get(name)
     if module is None:
+        import difflib  # only for this message
+
         close = difflib.get_close_matches(name, list(GAMES), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise UserError(f"unknown game {name!r}{hint}; the games are: {', '.join(GAMES)}")
