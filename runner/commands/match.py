@@ -7,7 +7,6 @@ Generic options are here; each game adds its own (`--map`, `--max-rounds`, ...),
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 import time
 from pathlib import Path
@@ -175,14 +174,8 @@ def run(args: argparse.Namespace, streams) -> int:
                             end_reasons=dict(game.end_reasons))
     runner = start_match(plan, folder, display, _console_input(streams, game.console_prompt or ""))
     display.set_total(runner.session.turn_limit)
-    # what start-up built lives to the end of the match: frozen, the collector's full passes skip it (13% of
-    # the runner's own instructions per persistent turn); thawed afterwards for in-process callers (tests)
-    gc.freeze()
-    try:
-        with sigterm_as_interrupt(), display:
-            summary: MatchSummary = runner.run()
-    finally:
-        gc.unfreeze()
+    with sigterm_as_interrupt(), display:
+        summary: MatchSummary = runner.run()
     display.show_result(summary)
     for player in summary.failing_players:
         _warn_failing(runner, summary, player, streams.err)
