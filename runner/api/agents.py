@@ -73,6 +73,8 @@ class FolderAgent:
             game = self.game
             self.persistent = PersistentBot(self.bot, self.limits, game.accept_line, game.answer_file.name,
                                             self.startup_ms, game.answers_in_order)
+            if self.bot.request is not None:  # bot.json's request format, as `td-runner match` sends it
+                episode.session.use_request_format(seat, self.bot.request)  # type: ignore[attr-defined]
         self.episode = episode
 
     def act(self) -> Answer:

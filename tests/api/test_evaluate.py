@@ -106,3 +106,34 @@ def test_a_persistent_bot_folder_over_the_time_budget_is_faulted_as_in_a_match(t
         agent.close()
     assert faults[:100] == [None] * 100 and faults[100] is Fault.OVER_BUDGET
     assert any("over the budget" in event["event"] for event in agent.tally.events)
+
+
+def test_a_bot_folder_asking_for_the_delta_request_gets_it_in_the_api_too(tmp_path) -> None:
+    """bot.json "request": "delta" (Invaders' lean request) is sent by the API as by `td-runner match`: a bot
+    written for the delta form would otherwise be sent the full state, which it does not read."""
+    import json
+
+    from runner.api.agents import FolderAgent
+    from runner.api.core import Episode, make_setup
+
+    folder = tmp_path / "lean"
+    folder.mkdir()
+    (folder / "bot.json").write_text(json.dumps({
+        "author": "t", "email": "t@td-runner.invalid", "nickName": "Lean", "botLocation": "/",
+        "botFileName": "bot.py", "botLanguage": "python3", "persistent": True, "request": "delta"}), encoding="utf-8")
+    # answers null while the line is a delta request, else a line that is no JSON (a fault)
+    (folder / "bot.py").write_text("import json, sys\nfor line in sys.stdin:\n"
+                                   "    print('null' if 'delta' in json.loads(line) else 'full', flush=True)\n",
+                                   encoding="utf-8")
+    setup = make_setup("invaders", None, None, {"max_turns": 5, "faults": "ignore"})
+    episode = Episode(setup, 0)
+    agent = FolderAgent(setup.game, "invader", folder)
+    try:
+        agent.start(episode, "invader")
+        for _ in range(3):
+            assert '"delta":' in episode.inputs()["invader"].line and '"state":' in episode.inputs()["defender"].line
+            answer = agent.act()
+            assert (answer.text, answer.fault) == ("null", None)
+            episode.play({"defender": episode.answer("defender", "null"), "invader": answer})
+    finally:
+        agent.close()
