@@ -19,35 +19,42 @@ from runner.bots.outcome import TurnOutcome, format_size
 TAIL_BYTES = 64 * 1024
 
 
+def utf8_size(text: str) -> int:
+    """The bytes `text` takes in the file (UTF-8): the cap is in bytes, as a turn's BotOutput.txt's is."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", errors="surrogatepass"))
+
+
 class SeatOutput:
-    """One seat's output: the head up to the cap, then a rolling tail."""
+    """One seat's output: the head up to the cap, then a rolling tail (sizes in UTF-8 bytes)."""
 
     def __init__(self, cap: int, tail: int = TAIL_BYTES) -> None:
         self.cap = cap
         self.tail_cap = tail
         self.head: list[str] = []
         self.head_size = 0
-        self.tail: list[str] = []
+        self.tail: list[tuple[str, int]] = []  # (text, its size)
         self.tail_size = 0
-        self.dropped = 0  # characters neither in the head nor in the tail
+        self.dropped = 0  # bytes neither in the head nor in the tail
 
     def add(self, text: str) -> None:
-        if self.head_size + len(text) <= self.cap and not self.tail:
+        size = utf8_size(text)
+        if self.head_size + size <= self.cap and not self.tail:
             self.head.append(text)
-            self.head_size += len(text)
+            self.head_size += size
             return
-        self.tail.append(text)
-        self.tail_size += len(text)
+        self.tail.append((text, size))
+        self.tail_size += size
         while self.tail_size > self.tail_cap and len(self.tail) > 1:
-            gone = self.tail.pop(0)
-            self.tail_size -= len(gone)
-            self.dropped += len(gone)
+            _, gone = self.tail.pop(0)
+            self.tail_size -= gone
+            self.dropped += gone
 
     def text(self) -> str:
+        tail = "".join(text for text, _ in self.tail)
         if not self.dropped:
-            return "".join(self.head) + "".join(self.tail)
+            return "".join(self.head) + tail
         note = f"[td-runner] bot output truncated: {format_size(self.dropped)} dropped here\n"
-        return "".join(self.head) + note + "".join(self.tail)
+        return "".join(self.head) + note + tail
 
 
 class BotOutputLog:
