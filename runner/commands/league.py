@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import json
 import signal
 import sqlite3
@@ -42,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     run.add_argument("--dask", metavar="ADDRESS", help="play on a Dask cluster: tcp://HOST:8786, or 'local'")
     run.add_argument("--serve", metavar="HOST:PORT", help="serve the league's web pages (HOST defaults to "
                      f"{DEFAULT_HOST}; e.g. --serve 8080 or --serve 0.0.0.0:8080)")
+    run.add_argument("--trusted-proxy", metavar="ADDRESS", action="append", default=[],
+                     help="a reverse proxy in front of --serve (e.g. 127.0.0.1): the submission throttle counts the "
+                     "client address it gives in X-Forwarded-For, not its own (repeatable)")
     run.add_argument("--max-matches", type=int, metavar="N", help="stop after N matches recorded in this run")
     run.add_argument("--seed", type=int, help="the league's seed: matchmaking's draws and match seeds (default 0)")
     run.add_argument("--table-size", type=int, metavar="N", help="multiplayer games (Warzone): seats per table "
@@ -143,6 +147,7 @@ def _run(args: argparse.Namespace, streams) -> int:
     if args.max_matches is not None and args.max_matches < 1:
         raise UserError(f"--max-matches must be at least 1, got {args.max_matches}")
     serve = _address(args.serve) if args.serve else None
+    _check_proxies(args.trusted_proxy, serve is not None)
     given = _given(args)
     folder: Path = args.folder
     existed = (folder / "league.sqlite").is_file()
@@ -177,7 +182,7 @@ def _run(args: argparse.Namespace, streams) -> int:
             from runner.league.web.server import start_server
 
             try:
-                server = start_server(folder, *serve)
+                server = start_server(folder, *serve, trusted_proxies=args.trusted_proxy)
             except OSError as exc:
                 raise UserError(f"--serve {args.serve}: cannot listen: {exc.strerror or exc}") from None
             stack.callback(server.close)
@@ -252,6 +257,17 @@ def _stop_on_signals(stop: threading.Event):  # type: ignore[no-untyped-def]
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
+
+
+def _check_proxies(proxies: list[str], serving: bool) -> None:
+    """--trusted-proxy: IP addresses (as the server sees its peers), and only with --serve."""
+    if proxies and not serving:
+        raise UserError("--trusted-proxy is about the pages' submissions: give --serve too")
+    for address in proxies:
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            raise UserError(f"--trusted-proxy {address!r}: give the proxy's IP address (e.g. 127.0.0.1)") from None
 
 
 def _address(text: str) -> tuple[str, int]:

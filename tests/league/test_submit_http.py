@@ -148,3 +148,48 @@ def test_the_upload_form_works_in_chromium(chromium, served, tmp_path: Path) -> 
     finally:
         page.close()
     assert (subs / "ann" / "bot.json").is_file()
+
+
+def test_behind_a_trusted_proxy_the_throttle_counts_the_forwarded_address(tmp_path: Path) -> None:
+    """--trusted-proxy 127.0.0.1: the failures of one forwarded client do not throttle another one."""
+    from runner.league.web import server
+
+    subs = td_submissions(tmp_path, 2)
+    folder = tmp_path / "league"
+    from runner.league.settings import claim
+    from runner.league.store import connect, transaction
+
+    db = connect(folder, create=True)
+    with transaction(db):
+        claim(db, {"submissions": str(subs), "options": {"max_rounds": 3}}, folder)
+    db.close()
+    server._THROTTLE = server.Throttle()
+    web = server.start_server(folder, "127.0.0.1", 0, trusted_proxies=["127.0.0.1"])
+    try:
+        forwarded = {"X-Forwarded-For": "198.51.100.7"}
+        statuses = [post(web.url, b"x", "wrong", headers=forwarded)[0] for _ in range(6)]
+        assert statuses[:5] == [403] * 5 and statuses[5] == 429
+        other = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9"}  # what the client claimed, then the proxy's entry
+        assert post(web.url, b"x", "wrong", headers=other)[0] == 403  # another client: not throttled
+    finally:
+        web.close()
+
+
+def test_the_client_address_is_the_last_one_a_trusted_proxy_gives() -> None:
+    from runner.league.web.server import client_address
+
+    trusted = frozenset({"127.0.0.1", "10.0.0.2"})
+    assert client_address("127.0.0.1", None, trusted) == "127.0.0.1"  # no header: the proxy itself
+    assert client_address("127.0.0.1", "203.0.113.9", trusted) == "203.0.113.9"
+    assert client_address("127.0.0.1", "1.2.3.4, 203.0.113.9, 10.0.0.2", trusted) == "203.0.113.9"  # two proxies
+    assert client_address("198.51.100.1", "203.0.113.9", trusted) == "198.51.100.1"  # not a proxy: its own
+    assert client_address("127.0.0.1", " , ", trusted) == "127.0.0.1"
+
+
+def test_trusted_proxy_needs_serve_and_an_ip_address(tmp_path: Path) -> None:
+    subs = td_submissions(tmp_path, 2)
+    code, out, err = run_cli("league", "run", tmp_path / "l", "--submissions", subs, "--trusted-proxy", "127.0.0.1")
+    assert code == 2 and "give --serve too" in err
+    code, out, err = run_cli("league", "run", tmp_path / "l", "--submissions", subs, "--serve", "0",
+                             "--trusted-proxy", "proxy.local")
+    assert code == 2 and "give the proxy's IP address" in err

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -35,6 +35,19 @@ def _submit(folder: Path, body: bytes, headers: dict[str, str], address: str) ->
 POST_ROUTES: dict[str, Callable[[Path, bytes, dict[str, str], str], Response]] = {"/submit": _submit}
 
 
+def client_address(peer: str, forwarded_for: str | None, trusted_proxies: frozenset[str]) -> str:
+    """The address the submission throttle counts: the peer's own, or, when the peer is a trusted reverse proxy
+    (--trusted-proxy), the last address of X-Forwarded-For that is not itself a trusted proxy (each proxy
+    appends the address it was reached from, so that one is the first a trusted proxy vouches for; those
+    before it are the client's own words)."""
+    if peer not in trusted_proxies or not forwarded_for:
+        return peer
+    for address in reversed([part.strip() for part in forwarded_for.split(",")]):
+        if address and address not in trusted_proxies:
+            return address
+    return peer
+
+
 class WebServer:
     """A running server; `.url` is where it answers (with the port it got), `.close()` stops it."""
 
@@ -50,7 +63,7 @@ class WebServer:
         self._thread.join(timeout=5)
 
 
-def _handler(folder: Path) -> type[BaseHTTPRequestHandler]:
+def _handler(folder: Path, trusted_proxies: frozenset[str]) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "td-runner-league"
 
@@ -78,7 +91,8 @@ def _handler(folder: Path) -> type[BaseHTTPRequestHandler]:
                                     f"refused: the upload is {length} bytes; this league takes at most {cap}\n".encode()))
                 return
             data = self.rfile.read(length)
-            self._answer(lambda: route(folder, data, dict(self.headers), self.client_address[0]))
+            client = client_address(self.client_address[0], self.headers.get("X-Forwarded-For"), trusted_proxies)
+            self._answer(lambda: route(folder, data, dict(self.headers), client))
 
         def _get(self, path: str) -> Response:
             with LeagueSource(folder) as source:
@@ -122,12 +136,13 @@ def _server_class(host: str) -> type[ThreadingHTTPServer]:
     return IPv6Server
 
 
-def start_server(folder: Path, host: str, port: int) -> WebServer:
-    """Serve the pages of the league in `folder` on host:port (port 0: a free one) from a daemon thread."""
+def start_server(folder: Path, host: str, port: int, trusted_proxies: Iterable[str] = ()) -> WebServer:
+    """Serve the pages of the league in `folder` on host:port (port 0: a free one) from a daemon thread;
+    requests from `trusted_proxies` are counted by the client address they forward (client_address)."""
     folder = Path(folder)
     LeagueSource(folder).close()  # not a league: one error line now, not a 500 on every page
     try:
-        httpd = _server_class(host)((host, port), _handler(folder))
+        httpd = _server_class(host)((host, port), _handler(folder, frozenset(trusted_proxies)))
     except OSError as exc:
         raise UserError(f"cannot serve the league's pages on {host}:{port}: {exc.strerror or exc}") from None
     httpd.daemon_threads = True
