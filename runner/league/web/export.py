@@ -1,9 +1,10 @@
 """`league export DIR OUT` and `standings DIR --html OUT`: the pages as a static folder any web server (or
 file://) can show. The same routes as the live server (site.py), without the poll script; replays included,
-a league's from its replay cache (built there first when missing)."""
+a league's from its replay cache (built there first when missing), hard-linked where possible."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -67,8 +68,16 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def _copy(source: Path, target: Path) -> None:
+    """A cached replay into the export: hard-linked where the file system allows (a replay is written once and
+    never changed, and a league of thousands of matches holds gigabytes of them), else copied."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+        target.unlink(missing_ok=True)  # an earlier export's file or link
+        try:
+            os.link(source, target)
+            return
+        except OSError:  # another file system, or one without hard links
+            pass
         shutil.copyfile(source, target)
     except OSError as exc:
         raise UserError(f"{target}: cannot write: {exc.strerror or exc}") from None
