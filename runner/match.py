@@ -105,24 +105,19 @@ class PlayerTally:
         if outcome.events:
             self.events.extend({"round": round_number, "event": event} for event in outcome.events)
         detail = outcome.detail
-        if budget is not None:
-            broken = self.over_budget(budget, round_number, seconds)
-            if broken is not None:
+        # the block of the budget: the first answer (start-up included) has its own limit and does not count
+        # (invaders spec 18); the block is judged when it is full (in line: this runs every turn of every seat)
+        if budget is not None and self.turns > 1:
+            block = self.block
+            block.append(seconds)
+            if len(block) >= budget.block_turns and (broken := self.close_block(budget, round_number)) is not None:
                 self.events.append({"round": round_number, "event": broken})
                 if fault is None:
                     fault, detail = Fault.OVER_BUDGET, f"went over its time budget: {broken}"
         return Answer(outcome.command, fault, seconds, outcome.absent, detail)
 
-    def over_budget(self, budget: TimeBudget, round_number: int, seconds: float) -> str | None:
-        """Add one answer to the current block; at the block's end, why it broke the budget (or None).
-
-        The first answer (start-up included) has its own limit and does not count (invaders spec 18).
-        """
-        if self.turns <= 1:
-            return None
-        self.block.append(seconds)
-        if len(self.block) < budget.block_turns:
-            return None
+    def close_block(self, budget: TimeBudget, round_number: int) -> str | None:
+        """End the full block of answer times: why it broke the budget, or None."""
         mean_ms = sum(self.block) / len(self.block) * 1000
         first = round_number - len(self.block) + 1
         self.block.clear()
