@@ -64,6 +64,10 @@ class Row:
         return data
 
 
+#: (match number in schedule order, mu, sigma): a rating after a rating event (Standings.history)
+RatingPoint = tuple[int, float, float]
+
+
 @attrs.frozen
 class Standings:
     game: str
@@ -71,6 +75,10 @@ class Standings:
     scheduled: int | None
     rows: tuple[Row, ...]
     crosstable: dict[str, dict[str, dict[str, Any]]]
+    #: (bot hash, role) -> its starting rating (match 0), then its rating after each event that rated it,
+    #: numbered by the event's last match in schedule order (records sorted by index, 1-based): the rating
+    #: charts of the tournament's pages. Not in standings.json.
+    history: dict[tuple[str, str | None], tuple[RatingPoint, ...]] = attrs.field(factory=dict, eq=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "matches": self.matches, "scheduled": self.scheduled,
@@ -100,7 +108,10 @@ def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[
         return rows[key]
 
     events: list[tuple[Any, list[tuple[tuple[str, str | None], int]]]] = []
-    for record in ordered:
+    numbers: list[int] = []  # each event's match number (schedule order)
+    last_of_round: dict[int, int] = {}
+    for number, record in enumerate(ordered, 1):
+        last_of_round[record.round] = number
         roles = {seat.seat: (seat.seat if sides else None) for seat in record.seats}
         for seat in record.seats:
             row = row_of(seat.bot, seat.hash, roles[seat.seat])
@@ -132,13 +143,17 @@ def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[
         if not sides:
             ranks = {seat: position for position, group in enumerate(record.ranking, 1) for seat in group}
             events.append(((), [((seat.hash, None), 1 if record.draw else ranks[seat.seat]) for seat in record.seats]))
+            numbers.append(number)
     if sides:
         events = _sided_events([record for record in ordered if record.unfinished is None], sides, turn_cap)
-    for _, teams in events:
+        numbers = [last_of_round[key[0]] for key, _ in events]  # an event rates a round's matches together
+    history = {key: [(0, rating.mu, rating.sigma)] for key, rating in ratings.items()}
+    for (_, teams), number in zip(events, numbers):
         keys = [key for key, _ in teams]
         rated = model.rate([[ratings[key]] for key in keys], ranks=[rank for _, rank in teams])
         for key, (rating,) in zip(keys, rated):
             ratings[key] = rating
+            history[key].append((number, rating.mu, rating.sigma))
     for key, row in rows.items():
         rating = ratings[key]
         row.mu, row.sigma, row.ordinal = rating.mu, rating.sigma, rating.ordinal()
@@ -157,7 +172,8 @@ def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[
     else:
         table = sorted(rows.values(), key=lambda row: (-row.ordinal, -row.points, row.name))
     return Standings(game, len(ordered), scheduled, tuple(table),
-                     {name: dict(sorted(cells.items())) for name, cells in sorted(cross.items())})
+                     {name: dict(sorted(cells.items())) for name, cells in sorted(cross.items())},
+                     {key: tuple(points) for key, points in history.items()})
 
 
 def _places(record: GameRecord) -> dict[str, str]:

@@ -82,6 +82,23 @@ def test_sided_scoring_follows_invaders_spec() -> None:
     assert table.crosstable["D1"]["I1"]["mean_turns"] == 100
 
 
+def test_the_rating_history_starts_at_the_default_and_ends_at_the_table() -> None:
+    """Standings.history (the tournament pages' charts): each bot's starting rating at match 0, then one point
+    per rated match, numbered in schedule order, ending at the rating the table shows; sided games rate a
+    round's matches together, numbered by the round's last match."""
+    records = [record(0, [("A", "X"), ("B", "Y")], [["A"], ["B"]]),
+               record(1, [("A", "Y"), ("B", "Z")], [["B"], ["A"]]),
+               record(2, [("A", "X"), ("B", "Z")], [["A"], ["B"]])]
+    table = compute_standings("g", records)
+    for row in table.rows:
+        points = table.history[(row.hash, None)]
+        assert points[0][0] == 0 and points[0][1] == pytest.approx(25.0)
+        assert points[-1][1:] == (row.mu, row.sigma)
+    assert [match for match, _, _ in table.history[("x", None)]] == [0, 1, 3]
+    assert [match for match, _, _ in table.history[("y", None)]] == [0, 1, 2]
+    assert "history" not in table.to_json()  # standings.json stays as it was
+
+
 def test_unfinished_matches_count_faults_but_no_result() -> None:
     """A match stopped at --match-timeout: its bots' time-outs and crashes count, and `unfinished`; games,
     wins, points, ratings and the crosstable are those of the finished matches alone."""

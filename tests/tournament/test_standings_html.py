@@ -42,6 +42,7 @@ def test_tournament_pages(tmp_path: Path) -> None:
     check_page((out / "matches.html").read_text(), (SCRIPT, TOM), live=False)
     check_page((out / "crosstable.html").read_text(), (SCRIPT, TOM), live=False)
     check_page((out / player_path(TOM)).read_text(), (TOM, "<img src=x onerror=alert(2)>"), live=False)
+    assert all('<svg class="chart"' in (out / player_path(name)).read_text() for name in (SCRIPT, TOM, "Plain"))
     assert links_resolve(out) > 30
 
 

@@ -1,6 +1,8 @@
 """The page model filled from a finished tournament's folder (games.jsonl and its standings), for
 `td-runner standings DIR --html OUT`. A tournament has no events, and an entrant one version; its matches
-are numbered 1, 2, ... in schedule order. Ratings are only known at the end, so player pages have no chart."""
+are numbered 1, 2, ... in schedule order. A player page charts the entrant's rating after each event that
+rated it, as the standings computed it (in schedule order); a folder read from its standings.json alone (no
+games.jsonl or settings) has no history, so its pages have no chart."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 
 from runner.league.web.league_data import FAULTS_SHOWN, fault_rows, inside
 from runner.league.standings import StandingRow
-from runner.league.web.model import Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Seat, Version
+from runner.league.web.model import ChartPoint, Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Seat, Version
 from runner.tournament.records import GameRecord, read_records
 from runner.tournament.schedule import SIDED_GAMES
 from runner.tournament.standings import Standings
@@ -29,6 +31,7 @@ class TournamentSource:
         self.folder = Path(folder)
         loaded = load(self.folder)
         self.data: dict[str, Any] = loaded.to_json() if isinstance(loaded, Standings) else loaded
+        self.history = loaded.history if isinstance(loaded, Standings) else {}
         self.records: list[GameRecord] = sorted(read_records(self.folder), key=lambda r: (r.index, r.match))
         self.sided = self.data.get("game") in SIDED_GAMES
 
@@ -76,7 +79,14 @@ class TournamentSource:
         if not rows:
             return None
         versions = []
+        charts: dict[str, list[ChartPoint]] = {}  # per role; two bots of one name share it, in match order
         for number, bot_hash in enumerate(dict.fromkeys(row["hash"] for row in rows), 1):
+            for row in rows:
+                role = row.get("role") or None
+                if row["hash"] == bot_hash and (bot_hash, role) in self.history:
+                    chart = charts.setdefault(role or "", [])
+                    points = self.history[(bot_hash, role)][1 if chart else 0:]  # one starting point per chart
+                    chart.extend(ChartPoint(match, mu, sigma, number) for match, mu, sigma in points)
             mine = [row for row in rows if row["hash"] == bot_hash]
             versions.append(Version(number=number, hash=bot_hash, created=None, status="", reason=None,
                                     build_output=None, nick=name, language="",
@@ -90,7 +100,9 @@ class TournamentSource:
             for seat in record.seats:
                 if seat.bot == name:
                     faults.extend(fault_rows(number, None, list(seat.faults)))
-        return PlayerPage(name=name, retired=False, versions=tuple(versions), charts=(),
+        return PlayerPage(name=name, retired=False, versions=tuple(versions),
+                          charts=tuple((role, tuple(sorted(points, key=lambda point: point.match)))
+                                       for role, points in sorted(charts.items())),
                           matches=tuple(self._row(number, record)
                                         for number, record in reversed(played[-PLAYER_MATCHES_SHOWN:])),
                           faults=tuple(faults[:FAULTS_SHOWN]))
