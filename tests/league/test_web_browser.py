@@ -2,7 +2,10 @@
 player, a player page shows its rating chart (an SVG with a path), a replay link opens a replay that plays,
 names and outputs holding HTML show as text (no element injected, no script run), nothing is fetched from
 elsewhere, and the page reloads itself when a match finishes. Skips where no Chromium or playwright is
-installed. TD_RUNNER_SCREENSHOTS=DIR keeps standings.png and player.png there (the README's: docs/league)."""
+installed. TD_RUNNER_SCREENSHOTS=DIR keeps standings.png and player.png there (the README's: docs/league).
+The first test reads a hand-made database (every case at once: hostile names, faults, versions, retirements);
+the second the pages of a league that `league run` really played, so the pages and the league's writer cannot
+drift apart unseen."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from runner.league.store import connect
 from runner.league.web.pages import player_href
 from runner.league.web.server import start_server
 
+from league_helpers import run_cli, td_submissions
 from webdata import ALICE, BROKEN, FAULT_OUTPUT, GONE, SCRIPT, TOM, make_league, played_log
 
 NAMES = (ALICE, TOM, SCRIPT, BROKEN, GONE)
@@ -92,3 +96,35 @@ def test_served_league_in_chromium(chromium, tmp_path: Path) -> None:
         server.close()
     assert errors == [] and dialogs == []
     assert {urlsplit(url).netloc for url in requests} == {urlsplit(server.url).netloc}
+
+
+def test_a_league_that_really_played_in_chromium(chromium, tmp_path: Path) -> None:
+    """The pages of a league `league run` really played (not a hand-made database): three Tower Defence
+    players, three matches; the standings list them, a player page charts its rating and lists its matches,
+    and a match's replay opens and plays."""
+    pytest.importorskip("openskill", reason="leagues need openskill (td-runner[league])")
+    subs = td_submissions(tmp_path, 3)
+    folder = tmp_path / "league"
+    code, _, err = run_cli("league", "run", folder, "--submissions", subs, "--max-matches", "3", "--max-rounds", "3",
+                           "--workers", "1", "--quiet")
+    assert code == 0, err
+    server = start_server(folder, "127.0.0.1", 0)
+    page = chromium.new_page(viewport={"width": 1100, "height": 700})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(server.url)
+        links = page.eval_on_selector_all("td a[href^='players/']", "links => links.map(a => a.textContent)")
+        assert sorted(links) == ["tiny0", "tiny1", "tiny2"]  # players are named by their folders
+        assert page.text_content("nav .muted") == "3 matches"
+        with page.expect_navigation():
+            page.click(f"td a[href='{player_href('', 'tiny1')}']")
+        assert page.text_content("h1") == "tiny1"
+        assert page.locator("svg.chart path.mu").count() == 1  # its rating over its matches
+        with page.expect_navigation():
+            page.click("a[href$='/replay.html']")
+        page.wait_for_function("() => document.body.dataset.round !== undefined && document.body.dataset.round !== ''")
+    finally:
+        page.close()
+        server.close()
+    assert errors == []
