@@ -79,6 +79,10 @@ class PureBoard:
         something asks: TurnReport.record)."""
         return self.record(invader, defender, actions, {})[1]
 
+    def quiet_line(self) -> str:
+        """record_line of a quiet turn: both answers null, no fault (finish_turn had nothing to do)."""
+        return self.record_line(None, None, QUIET_TURN)
+
 
 def _spawn(board: Any, spawn: Spawn) -> None:
     board.spawn(spawn.hp, spawn.defense, spawn.stun_res)
@@ -119,6 +123,10 @@ class CompiledBoard:
         """PureBoard.record_line: the line alone, no dict made (the board's own call)."""
         return self.state.record_line(*_record_arguments(invader, defender, actions))
 
+    def quiet_line(self) -> str:
+        """PureBoard.quiet_line: the board's own call with the quiet turn's arguments, made once."""
+        return self.state.record_line(*_QUIET_ARGUMENTS)
+
 
 def _record_arguments(invader: Any, defender: Any, actions: Actions) -> tuple[Any, ...]:
     """The compiled board's record arguments: the values, their JSON texts, whether the spawn went ahead, what
@@ -138,3 +146,7 @@ def new_board(compiled: bool | None = None) -> PureBoard | CompiledBoard:
     if _COMPILED is None:
         raise ValueError(f"the compiled board is not built or is stale ({SOURCE.name})")
     return CompiledBoard(_COMPILED)
+
+
+#: _record_arguments of the quiet turn (both answers null, no fault): most turns of most games
+_QUIET_ARGUMENTS = _record_arguments(None, None, QUIET_TURN)

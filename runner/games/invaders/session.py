@@ -97,8 +97,15 @@ class InvadersSession:
 
     def play_turn(self, answers: Mapping[str, Answer]) -> TurnReport:
         """Complete the current turn with both answers (spec 4 I-K), then start the next one."""
-        defender, defender_fault = answer_value(answers.get(DEFENDER))
-        invader, invader_fault = answer_value(answers.get(INVADER))
+        defender_answer, invader_answer = answers.get(DEFENDER), answers.get(INVADER)
+        if (defender_answer is not None and invader_answer is not None and defender_answer.text == "null"
+                and invader_answer.text == "null" and defender_answer.fault is None and invader_answer.fault is None):
+            # the quiet turn, most turns of most games (both answers null): nothing to parse, check or apply
+            line = self._board.quiet_line()
+            self._advance()
+            return TurnReport((), NO_FILES, NO_FILES, None, line)
+        defender, defender_fault = answer_value(defender_answer)
+        invader, invader_fault = answer_value(invader_answer)
         faults: dict[str, str] = {}
         events: list[str] = []
         if defender_fault is not None or invader_fault is not None:  # SEATS order

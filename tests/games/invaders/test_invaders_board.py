@@ -29,6 +29,7 @@ from runner.games.invaders.config import FAULT_POLICIES, InvadersConfig
 from runner.games.invaders.protocol.lines import DELTA
 from runner.games.invaders.rules import constants as C
 from runner.games.invaders.rules.state import Invader, Tower
+from runner.games.invaders.rules.turn import QUIET_TURN
 from runner.games.invaders.session import DEFENDER, INVADER, SEATS, InvadersSession
 
 DATA = Path(__file__).parent / "data"
@@ -60,9 +61,10 @@ def test_the_switch_forces_the_pure_rules(monkeypatch: pytest.MonkeyPatch) -> No
 
 @pytest.fixture(autouse=True)
 def record_dict_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A session asks the compiled board for the line alone on a turn without faults (TurnReport.record decodes
-    it when read): here each such call also builds the board's dict of that turn, which must encode to the
-    very line, so the dict (made on fault turns) is held to the pure rules on every turn too."""
+    """A session asks the compiled board for the line alone on a turn without faults (record_line, quiet_line:
+    TurnReport.record decodes it when read): here each such call also builds the board's dict of that turn,
+    which must encode to the very line, so the dict (made on fault turns) is held to the pure rules on every
+    turn too."""
     if board._COMPILED is None:
         return
     line_only = board.CompiledBoard.record_line
@@ -74,6 +76,15 @@ def record_dict_checked(monkeypatch: pytest.MonkeyPatch) -> None:
         return line
 
     monkeypatch.setattr(board.CompiledBoard, "record_line", both)
+    quiet_only = board.CompiledBoard.quiet_line
+
+    def quiet_both(self: Any) -> str:
+        line = quiet_only(self)
+        record, same_line = self.record(None, None, QUIET_TURN, {})
+        assert same_line == line == encoded(record)
+        return line
+
+    monkeypatch.setattr(board.CompiledBoard, "quiet_line", quiet_both)
 
 
 def twins(config: InvadersConfig, delta: tuple[str, ...]) -> list[InvadersSession]:
