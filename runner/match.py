@@ -371,11 +371,13 @@ class MatchRunner:
         turn = session.turn
         active = session.active_seats()
         inputs = session.inputs()
-        view = session.text_view() if self._needs_view(active) else ""
+        view = session.text_view() if self.view_logged or (self.humans and self._needs_view(active)) else ""
         outcomes = self.run_players(turn, active, inputs, view)
         tallies, budgets = self.tallies, self.budgets
-        report = session.play_turn({seat: tallies[seat].answer(turn, outcome, budgets[seat])
-                                    for seat, outcome in outcomes.items()})
+        answers = {}
+        for seat, outcome in outcomes.items():  # a loop, not a comprehension: no frame of its own (3.11)
+            answers[seat] = tallies[seat].answer(turn, outcome, budgets[seat])
+        report = session.play_turn(answers)
         self.turns_played += 1
         if report.rejected:
             for seat in report.rejected:
