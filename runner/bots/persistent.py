@@ -52,6 +52,8 @@ STARTUP_MS = 10_000
 _READ_CHUNK = 1 << 16
 _SWEEP_GRACE_S = 2.0
 _POLLIN, _POLLOUT = select.POLLIN, select.POLLOUT
+#: a module constant: `TurnStatus.OK` goes through the enum class's __getattr__ hook (Python 3.11)
+_OK = TurnStatus.OK
 _LINE_CAP = 1 << 20  # a longer stdout "line" is cut: no bot may grow the runner's memory without bound
 
 #: Game hook: a stdout line -> this turn's answer, or None to keep reading (`Game.accept_line`).
@@ -217,14 +219,14 @@ class PersistentBot:
         events, output = request.events, request.output
         assert output is not None
         if answer is not None and not (events or output.kept or output.dropped or self.late_dropped):
-            return TurnOutcome(TurnStatus.OK, answer, seconds, "", None, ())  # the usual turn: a bare answer
+            return TurnOutcome(_OK, answer, seconds, "", None, ())  # the usual turn: a bare answer
         if output.dropped:
             events.append(f"output truncated: {format_size(output.dropped)} dropped")
         if self.late_dropped:
             count, self.late_dropped = self.late_dropped, 0
             events.append(f"dropped {count} late answer{'s' if count > 1 else ''} to an earlier turn")
         if answer is not None:
-            return TurnOutcome(TurnStatus.OK, answer, seconds, output.text(), None, tuple(events))
+            return TurnOutcome(_OK, answer, seconds, output.text(), None, tuple(events))
         if self.dead_reason is not None:
             events.append(self.dead_reason)
             return TurnOutcome(TurnStatus.CRASH, "", seconds, output.text(), self.exit_code, tuple(events),
@@ -389,8 +391,10 @@ def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
     ins: list[int] = []
     outs: list[int] = []
     errs: list[int] = []
+    encoded: list[bytes] = []
     limit_ms = bots[0].limits.timeout_ms
-    for bot in bots:
+    # loops, not comprehensions, on this path: in Python 3.11 a comprehension is a frame of its own
+    for bot, line in zip(bots, lines):
         if bot.proc is None or bot.dead_reason is not None or bot.pending or bot.unsent or bot.late or bot.late_dropped:
             asks = [(bot, bot.send(turn, NO_FILES, line)) for bot, line in zip(bots, lines)]
             meanwhile()
@@ -399,9 +403,10 @@ def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
         ins.append(into)
         outs.append(out)
         errs.append(err)
+        encoded.append(line.encode("utf-8") + b"\n")
         limit_ms = min(limit_ms, bot.limits.timeout_ms)
     pipes = _PIPES
-    datas = tuple([line.encode("utf-8") + b"\n" for line in lines])
+    datas = tuple(encoded)
     perf_counter = time.perf_counter
     started = perf_counter()
     unwritten = pipes.write_each(tuple(ins), datas) if pipes is not None else _write_each(ins, datas)
@@ -430,8 +435,10 @@ def exchange(bots: Sequence[PersistentBot], turn: int, lines: Sequence[str],
                 answers[index] = answer
                 seconds[index] += waited - started
     if stop is None and not reads:
-        ok = TurnStatus.OK  # once: the enum class's attributes go through its __getattr__ hook (Python 3.11)
-        return [TurnOutcome(ok, answer, seconds[index], "", None, ()) for index, answer in enumerate(answers)]
+        outcomes = []
+        for index, answer in enumerate(answers):
+            outcomes.append(TurnOutcome(_OK, answer, seconds[index], "", None, ()))
+        return outcomes
     if stop is not None and stop[0] == STOP_CHUNK:
         reads.append((stop[1], stop[2], False))
     return _hand_over(bots, turn, started, answers, seconds, reads)
