@@ -371,7 +371,8 @@ class MatchRunner:
         turn = session.turn
         active = session.active_seats()
         inputs = session.inputs()
-        view = session.text_view() if self.view_logged or (self.humans and self._needs_view(active)) else ""
+        # the text view: for a folder log that keeps it, or for a human who plays this turn
+        view = session.text_view() if self.view_logged or (self.humans and self._human_plays(active)) else ""
         outcomes = self.run_players(turn, active, inputs, view)
         tallies, budgets = self.tallies, self.budgets
         answers = {}
@@ -390,11 +391,8 @@ class MatchRunner:
         if self.observer is not None:
             self.observer.round_played(turn, session, report, outcomes)
 
-    def _needs_view(self, active: tuple[str, ...]) -> bool:
-        """Whether this turn needs the text view: a folder log that keeps it, or a human to show it to."""
-        if self.view_logged:
-            return True
-        return bool(self.humans) and any(seat in self.humans for seat in active)
+    def _human_plays(self, active: tuple[str, ...]) -> bool:
+        return any(seat in self.humans for seat in active)
 
     def run_players(
         self, turn: int, active: tuple[str, ...], inputs: Mapping[str, Any], view: str

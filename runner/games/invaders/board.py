@@ -136,6 +136,10 @@ def _record_arguments(invader: Any, defender: Any, actions: Actions) -> tuple[An
             ir == APPLIED, ir, dr, *(QUIET_WORDS if actions is QUIET_TURN else (word(ir), word(dr))))
 
 
+#: _record_arguments of the quiet turn (both answers null, no fault): most turns of most games
+_QUIET_ARGUMENTS = _record_arguments(None, None, QUIET_TURN)
+
+
 def new_board(compiled: bool | None = None) -> PureBoard | CompiledBoard:
     """A board at turn 0. By default the compiled one when it is built and TD_RUNNER_PURE_PYTHON is not set;
     `compiled=False` asks for the pure one, `compiled=True` for the compiled one (ValueError if not built)."""
@@ -146,7 +150,3 @@ def new_board(compiled: bool | None = None) -> PureBoard | CompiledBoard:
     if _COMPILED is None:
         raise ValueError(f"the compiled board is not built or is stale ({SOURCE.name})")
     return CompiledBoard(_COMPILED)
-
-
-#: _record_arguments of the quiet turn (both answers null, no fault): most turns of most games
-_QUIET_ARGUMENTS = _record_arguments(None, None, QUIET_TURN)

@@ -78,15 +78,16 @@ class TournamentSource:
         rows = [row for row in self.data.get("rows", []) if row["name"] == name]
         if not rows:
             return None
-        versions = []
+        numbers = {bot_hash: number for number, bot_hash in enumerate(dict.fromkeys(row["hash"] for row in rows), 1)}
         charts: dict[str, list[ChartPoint]] = {}  # per role; two bots of one name share it, in match order
-        for number, bot_hash in enumerate(dict.fromkeys(row["hash"] for row in rows), 1):
-            for row in rows:
-                role = row.get("role") or None
-                if row["hash"] == bot_hash and (bot_hash, role) in self.history:
-                    chart = charts.setdefault(role or "", [])
-                    points = self.history[(bot_hash, role)][1 if chart else 0:]  # one starting point per chart
-                    chart.extend(ChartPoint(match, mu, sigma, number) for match, mu, sigma in points)
+        for row in rows:
+            key = (row["hash"], row.get("role") or None)
+            if key in self.history:
+                chart = charts.setdefault(row.get("role") or "", [])
+                points = self.history[key][1 if chart else 0:]  # one starting point per chart
+                chart.extend(ChartPoint(match, mu, sigma, numbers[row["hash"]]) for match, mu, sigma in points)
+        versions = []
+        for bot_hash, number in numbers.items():
             mine = [row for row in rows if row["hash"] == bot_hash]
             versions.append(Version(number=number, hash=bot_hash, created=None, status="", reason=None,
                                     build_output=None, nick=name, language="",
