@@ -29,6 +29,7 @@ from runner.league.recorder import MATCHES, Seating, clean_orphans, load_book, r
 from runner.league.settings import LeagueRules, claim, prepare_rules
 from runner.league.store import ACTIVE, connect, get_meta, set_meta, transaction
 from runner.league.submissions import BOTS, Registrar, scan
+from runner.tournament.orphans import await_orphans
 from runner.tournament.pool import Pool
 from runner.tournament.records import describe
 from runner.tournament.run import _runtime_files
@@ -124,6 +125,7 @@ class League:
             self.meetings[(row["a"], row["b"])] = row["n"]
         self.stats = RunStats()
         (folder / MATCHES).mkdir(parents=True, exist_ok=True)
+        await_orphans(folder / MATCHES)  # a worker of a killed run may still write there (for half a second)
         removed = clean_orphans(db, folder)
         if removed:
             log(f"removed {removed} match folder(s) left unrecorded by the last run")

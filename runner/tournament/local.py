@@ -5,6 +5,9 @@ would share one core. The caller's thread only hands out tasks and collects resu
 reach it promptly; `stop` then sends every worker SIGTERM, which ends each match in flight cleanly. Those
 matches are not recorded (they are played again): an interruption loses at most K matches.
 
+A worker outlives its parent by at most half a second, even a parent killed with `kill -9` (orphans.py); the
+pool waits for such orphans of an earlier run before it plays into a folder they may still be writing in.
+
 `LocalPool` is a stream (submit a match whenever one is wanted, take results as they come), which a league
 needs because it picks each match from the ratings of the last ones; a tournament submits its whole schedule
 at once through `run_jobs` (pool.py).
@@ -15,6 +18,7 @@ from __future__ import annotations
 import os
 import pickle
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import runner
+from runner.tournament.orphans import await_orphans
 from runner.tournament.pool import Job, run_jobs
 from runner.tournament.task import MatchResult, MatchTask
 
@@ -51,12 +56,18 @@ class LocalPool:
         self._processes: list[subprocess.Popen[bytes]] = []
         self._threads: list[threading.Thread] = []
         self._submitted = self._delivered = 0
+        self._settled: set[Path] = set()  # folders no earlier run's orphan writes in any more
 
     def add_bots(self, bot_dirs: Mapping[str, Path]) -> None:
         """Make more bot snapshots playable (a league's new versions)."""
         self.bot_dirs.update(bot_dirs)
 
     def submit(self, task: MatchTask, folder: Path) -> None:
+        """Play `task` into `folder`; what an earlier run's worker left there is removed, once it is gone."""
+        if folder.parent not in self._settled:
+            await_orphans(folder.parent)
+            self._settled.add(folder.parent)
+        shutil.rmtree(folder, ignore_errors=True)
         self._submitted += 1
         self._pending.put((task, folder))
         if len(self._threads) < self.workers:

@@ -13,7 +13,8 @@ from typing import Protocol
 
 from runner.tournament.task import MatchResult, MatchTask
 
-#: Where a job's log goes: the pool is told the final folder and plays into a temporary one beside it.
+#: A match and the folder its log is played into (a temporary one beside the final folder, which the caller
+#: renames when it keeps the match). The local pool first removes what a killed run's worker left there.
 Job = tuple[MatchTask, Path]
 
 

@@ -1,0 +1,109 @@
+"""A real run killed with SIGKILL, and every process it left behind found (for the league's and the
+tournament's kill tests; a uniquely named module: tests/ has no packages).
+
+Each run is tagged with a token: in the environment of the run (inherited by its workers and, outside the
+sandbox, by its bots) and in the bots' file name (so a sandboxed bot, whose environment is cleared, still
+shows it in its command line). Processes of other tests on the machine carry other tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+TOKEN_ENV = "TD_ORPHAN_TEST"
+
+#: A Tower Defence bot that sleeps SLEEP s a turn, then builds in row ROW.
+SLOW_BOT = 'import time\ntime.sleep({sleep})\nopen("command.txt", "w").write("0,{row},2\\n")\n'
+
+
+def new_token() -> str:
+    return uuid.uuid4().hex
+
+
+def slow_bot(folder: Path, nick: str, token: str, row: int, sleep_s: float) -> Path:
+    folder.mkdir(parents=True)
+    data = {"author": nick, "email": "tests@example.invalid", "nickName": nick, "botLocation": "/",
+            "botFileName": f"slow_{token}.py", "botLanguage": "python3"}
+    (folder / "bot.json").write_text(json.dumps(data))
+    (folder / f"slow_{token}.py").write_text(SLOW_BOT.format(sleep=sleep_s, row=row))
+    return folder
+
+
+def start(arguments: list[str], token: str, logs: Path) -> subprocess.Popen[bytes]:
+    """`td-runner ARGUMENTS` in its own session, tagged with `token`, stdout and stderr into files in `logs`
+    (files, not pipes: orphans holding a pipe cannot block anyone)."""
+    env = {**os.environ, TOKEN_ENV: token, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)}
+    logs.mkdir(parents=True, exist_ok=True)
+    with open(logs / "stdout", "wb") as out, open(logs / "stderr", "wb") as err:
+        return subprocess.Popen([sys.executable, "-m", "runner", *arguments], cwd=REPO, env=env, stdout=out,
+                                stderr=err, start_new_session=True)
+
+
+def tagged(token: str) -> dict[int, str]:
+    """Every live process carrying `token` (environment or command line): pid -> its command line."""
+    found = {}
+    needle = f"{TOKEN_ENV}={token}".encode()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/environ", "rb") as handle:
+                environ = handle.read().split(b"\0")
+            with open(f"/proc/{entry.name}/cmdline", "rb") as handle:
+                cmdline = handle.read()
+        except OSError:
+            continue  # gone meanwhile
+        if needle in environ or token.encode() in cmdline:
+            found[int(entry.name)] = cmdline.replace(b"\0", b" ").decode(errors="replace").strip()
+    return found
+
+
+def bots_of(token: str) -> dict[int, str]:
+    return {pid: line for pid, line in tagged(token).items() if f"slow_{token}.py" in line}
+
+
+def wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def kill_9(process: subprocess.Popen[bytes], token: str, limit_s: float) -> tuple[float, dict[int, str]]:
+    """SIGKILL `process` alone (not its workers); the seconds until no process carrying `token` is left
+    (watched up to `limit_s` + 2 s), and what was still alive at `limit_s`."""
+    os.kill(process.pid, signal.SIGKILL)
+    killed = time.monotonic()
+    process.wait(timeout=10)
+    left_at_limit: dict[int, str] | None = None
+    while True:
+        left = tagged(token)
+        elapsed = time.monotonic() - killed
+        if left_at_limit is None and elapsed >= limit_s:
+            left_at_limit = left
+        if not left:
+            return elapsed, left_at_limit or {}
+        if elapsed > limit_s + 2:
+            return elapsed, left_at_limit or left
+        time.sleep(0.01)
+
+
+def end_all(process: subprocess.Popen[bytes], token: str) -> None:
+    """Whatever happened, leave nothing of this run running."""
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=10)
+    for pid in tagged(token):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
