@@ -33,6 +33,7 @@ from runner.errors import UserError
 STOP_S = 0.5  # after the parent's death, the match has this long to stop by itself before the worker just ends
 AWAIT_S = 10.0  # how long a new run waits for an earlier run's orphans (they end within STOP_S)
 _KILL_EVERY_S = 0.02  # the bots' processes are killed this often while the match stops (a turn may start one)
+_WRAPPERS_AFTER_S = 0.1  # and their wrappers too after this long (see kill_children)
 
 
 class ParentWatch:
@@ -61,9 +62,9 @@ class ParentWatch:
         self.gone.set()
         if self.playing and self._main is not None:
             signal.pthread_kill(self._main, signal.SIGTERM)  # the match stops as on Ctrl-C: no new turn
-        give_up = time.monotonic() + STOP_S
-        while time.monotonic() < give_up:
-            kill_children()
+        started = time.monotonic()
+        while (now := time.monotonic()) < started + STOP_S:  # (the main thread ends the worker once stopped)
+            kill_children(wrappers=now - started >= _WRAPPERS_AFTER_S)
             time.sleep(_KILL_EVERY_S)
         self.end()
 
@@ -73,18 +74,21 @@ class ParentWatch:
         os._exit(0)
 
 
-def kill_children() -> None:
-    """SIGKILL every child of this process (whichever thread started it), its process group and its own
-    children: a bot's wrapper leads its group, the namespace's init is in it, bubblewrap's PID 1 is its child
-    (in a session of its own), and each namespace dies with its PID 1."""
+def kill_children(wrappers: bool = True) -> None:
+    """SIGKILL the children of this process's children (whichever thread started them): a bot, a namespace's
+    init, bubblewrap's PID 1 (each namespace dies with its PID 1); with `wrappers`, the children themselves
+    and their process groups too (each leads its own). The wrappers are best left a moment to reap the bot
+    they wait for (`unshare --fork`): a bot orphaned unreaped goes to the machine's PID 1, and the namespace's
+    init, the turn waits for, ends only once that has reaped it. Without namespaces the child is the bot."""
     for child in _task_children(os.getpid()):
         for grandchild in _task_children(child):
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError):  # (already gone)
                 os.kill(grandchild, signal.SIGKILL)
-        with contextlib.suppress(OSError):  # (already gone)
-            os.killpg(child, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            os.kill(child, signal.SIGKILL)
+        if wrappers:
+            with contextlib.suppress(OSError):
+                os.killpg(child, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
 
 
 def _task_children(pid: int) -> list[int]:
