@@ -20,20 +20,24 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 TOKEN_ENV = "TD_ORPHAN_TEST"
 
-#: A Tower Defence bot that sleeps SLEEP s a turn, then builds in row ROW.
+#: A Tower Defence bot that sleeps SLEEP s a turn, then builds in row ROW: a process per turn, or one for the
+#: match (bot.json's "persistent") answering each round number on stdin.
 SLOW_BOT = 'import time\ntime.sleep({sleep})\nopen("command.txt", "w").write("0,{row},2\\n")\n'
+SLOW_PERSISTENT_BOT = ('import sys, time\nfor line in sys.stdin:\n    time.sleep({sleep})\n'
+                       '    print(f"C;{{int(line)}};0,{row},2", flush=True)\n')
 
 
 def new_token() -> str:
     return uuid.uuid4().hex
 
 
-def slow_bot(folder: Path, nick: str, token: str, row: int, sleep_s: float) -> Path:
+def slow_bot(folder: Path, nick: str, token: str, row: int, sleep_s: float, persistent: bool = False) -> Path:
     folder.mkdir(parents=True)
     data = {"author": nick, "email": "tests@example.invalid", "nickName": nick, "botLocation": "/",
-            "botFileName": f"slow_{token}.py", "botLanguage": "python3"}
+            "botFileName": f"slow_{token}.py", "botLanguage": "python3", "persistent": persistent}
     (folder / "bot.json").write_text(json.dumps(data))
-    (folder / f"slow_{token}.py").write_text(SLOW_BOT.format(sleep=sleep_s, row=row))
+    code = SLOW_PERSISTENT_BOT if persistent else SLOW_BOT
+    (folder / f"slow_{token}.py").write_text(code.format(sleep=sleep_s, row=row))
     return folder
 
 
