@@ -115,7 +115,8 @@ def playing_in(folder: Path, watch: ParentWatch) -> Iterator[None]:
     parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH)
+        with contextlib.suppress(OSError):  # a file system without locks: played unguarded, as it must be
+            fcntl.flock(fd, fcntl.LOCK_SH)
         if not watch.parent_alive():
             watch.end()
         yield
@@ -135,12 +136,14 @@ def await_orphans(folder: Path, timeout_s: float = AWAIT_S) -> None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 return
-            except BlockingIOError:
+            except BlockingIOError:  # (any other OSError: a file system without locks, nothing to wait for)
                 if time.monotonic() >= give_up:
                     holders = ", ".join(str(pid) for pid in _flock_holders(fd)) or "unknown"
                     raise UserError(f"{folder}: a worker of an earlier run still writes a match log here after "
                                     f"{timeout_s:g} s (process {holders}); end it and start again") from None
                 time.sleep(0.05)
+            except OSError:
+                return
     finally:
         os.close(fd)
 
