@@ -60,7 +60,9 @@ class ParentWatch:
         while not poller.poll(100) and os.getppid() == self.parent:
             pass
         self.gone.set()
-        if self.playing and self._main is not None:
+        if not self.playing:  # between matches (the pool's own close looks the same): nothing to stop
+            self.end()
+        if self._main is not None:
             signal.pthread_kill(self._main, signal.SIGTERM)  # the match stops as on Ctrl-C: no new turn
         started = time.monotonic()
         while (now := time.monotonic()) < started + STOP_S:  # (the main thread ends the worker once stopped)
