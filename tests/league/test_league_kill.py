@@ -15,7 +15,8 @@ import pytest
 from league_helpers import check_consistent, database, run_cli
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
-from orphan_helpers import bots_of, end_all, kill_9, new_token, slow_bot, start, tagged, wait_for  # noqa: E402
+from orphan_helpers import (bots_of, end_all, kill_9, new_token, slow_bot, start, tagged, wait_for,  # noqa: E402
+                            workers_of)
 
 pytest.importorskip("openskill", reason="leagues need openskill (td-runner[league])")
 
@@ -82,7 +83,7 @@ def test_a_restart_waits_for_an_orphan_still_writing_a_log(tmp_path: Path) -> No
     try:
         partials = lambda: sorted((league / "matches").glob(".*.partial")) if (league / "matches").is_dir() else []  # noqa: E731
         wait_for(lambda: len(partials()) == 2 and bots_of(token), 60, "two matches in flight")
-        workers = [pid for pid, line in tagged(token).items() if "runner.tournament.worker" in line]
+        workers = workers_of(process, token)
         assert len(workers) == 2
         for pid in workers:
             os.kill(pid, signal.SIGSTOP)

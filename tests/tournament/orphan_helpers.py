@@ -71,6 +71,20 @@ def tagged(token: str) -> dict[int, str]:
     return found
 
 
+def workers_of(process: subprocess.Popen[bytes], token: str) -> list[int]:
+    """The worker processes of `process` (its children, not a child of theirs between fork and exec)."""
+    found = []
+    for pid, line in tagged(token).items():
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        if int(stat[stat.rindex(b")") + 2:].split()[1]) == process.pid and "runner.tournament.worker" in line:
+            found.append(pid)
+    return found
+
+
 def bots_of(token: str) -> dict[int, str]:
     return {pid: line for pid, line in tagged(token).items() if f"slow_{token}.py" in line}
 
