@@ -132,6 +132,7 @@ class League:
         self._last_scan = 0.0
         for unsettled in self.registrar.unsettled():
             self.registrar.check(unsettled)
+        self._heal(full=True)  # every active snapshot read whole once per start
 
     # the loop ---------------------------------------------------------------------------------------------
 
@@ -171,7 +172,18 @@ class League:
             self.registrar.check(new)
             for role in self.rules.roles:
                 self.book.add(new.version, role, _start(self.db, new.version, role))
+        if self.registrar.look_again:  # a folder changed while it was read
+            self.registrar.look_again = False
+            watch.changed_at = time.monotonic()
+        self._heal()
         self.pool.add_bots(self._snapshots())
+
+    def _heal(self, versions: list[int] | None = None, *, full: bool = False) -> bool:
+        """Check the snapshots of `versions` (default: every active one) against their seals and heal them
+        (`Registrar.heal`); True when all may be played now."""
+        if versions is None:
+            versions = [row[0] for row in self.db.execute("SELECT id FROM versions WHERE status = ?", (ACTIVE,))]
+        return all([self.registrar.heal(version, full=full) for version in versions])
 
     def _snapshots(self) -> dict[str, Path]:
         return {row["hash"]: self.folder / BOTS / row["hash"]
@@ -194,6 +206,11 @@ class League:
         versions = pick(candidates, rules.seats, rules.sides, self.meetings, rng)
         if versions is None:
             return False
+        missing = [version for version in set(versions)
+                   if not (self.folder / BOTS / self._hash_of(version) / "bot.json").is_file()]
+        if missing:  # a snapshot deleted since the last look: healed, and matchmaking asked again
+            self._heal(missing)
+            return True
         seed = rng.randrange(2**31)
         with transaction(self.db):
             set_meta(self.db, "scheduled", str(number))
@@ -208,6 +225,9 @@ class League:
         self.in_flight[number] = flight
         self.pool.submit(task, flight.partial)
         return True
+
+    def _hash_of(self, version: int) -> str:
+        return self.db.execute("SELECT hash FROM versions WHERE id = ?", (version,)).fetchone()[0]
 
     def _partial(self, number: int) -> Path:
         partial = self.folder / MATCHES / f".{number:08d}.partial"
@@ -237,6 +257,10 @@ class League:
             return
         if result.record is None:
             shutil.rmtree(partial, ignore_errors=True)
+            if not result.interrupted and not self._heal(list(set(flight.seating.versions))):
+                del self.in_flight[flight.seating.number]  # a snapshot went missing under it: not the match's fault
+                self.log(f"match {flight.seating.number} withdrawn: a bot's snapshot is being copied again or refused")
+                return
             if result.interrupted or flight.attempts > RETRIES:
                 del self.in_flight[flight.seating.number]
                 self.stats.failed += 1

@@ -43,7 +43,7 @@ def accept(data: bytes | Path, submissions: Path, player: str, game: str, caps: 
             reason = report.unreadable or "; ".join(str(problem) for problem in report.problems)
             raise UploadRefused(_no_paths(reason, bot, submissions), 422)
         digest = content_hash(bot)
-        with _player_lock(submissions, player):
+        with player_lock(submissions, player):
             _swap(bot, submissions / player)
             _write_receipt(submissions / RECEIPTS / player, upload_id, digest)
     except OSError as exc:
@@ -75,8 +75,9 @@ def _write_receipt(folder: Path, upload_id: str, digest: str) -> None:
     partial.rename(folder / f"{upload_id}.json")
 
 
-class _player_lock:
-    """An exclusive lock on `submissions/.uploads/<player>.lock` for one upload's swap."""
+class player_lock:
+    """An exclusive lock on `submissions/.uploads/<player>.lock`: one upload's swap, or the league reading
+    that player's folder and receipts together."""
 
     def __init__(self, submissions: Path, player: str) -> None:
         self.path = submissions / RECEIPTS / f"{player}.lock"
