@@ -32,7 +32,7 @@ from runner.league.submissions import BOTS, Registrar, scan
 from runner.tournament.pool import Pool
 from runner.tournament.records import describe
 from runner.tournament.run import _runtime_files
-from runner.tournament.task import MatchResult, MatchTask
+from runner.tournament.task import SEATS, MatchResult, MatchTask
 
 RETRIES = 2  # a match whose worker died is played again this many times, then given up (an event says so)
 QUIET_S = 0.5  # a submissions folder is read again once it has been still this long after a change
@@ -128,6 +128,7 @@ class League:
         if removed:
             log(f"removed {removed} match folder(s) left unrecorded by the last run")
         shutil.rmtree(folder / BOTS / ".partial", ignore_errors=True)
+        shutil.rmtree(folder / BOTS / SEATS, ignore_errors=True)  # seats of matches a killed run was playing
         self.pool.add_bots(self._snapshots())
         self._last_scan = 0.0
         for unsettled in self.registrar.unsettled():
@@ -272,6 +273,7 @@ class League:
             self.pool.submit(flight.task, flight.partial)
             return
         del self.in_flight[flight.seating.number]
+        self._heal(list(set(flight.seating.versions)))  # a bot that wrote through its seat's shared files
         match_id = record_match(self.db, self.book, self.folder, result.record, flight.seating, partial,
                                 self.rules.sides, self.turn_cap)
         versions = flight.seating.versions

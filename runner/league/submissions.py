@@ -29,7 +29,7 @@ from runner.league.store import (ACTIVE, BUILD_FAILED, BUILDING, INVALID, PENDIN
                                  transaction)
 from runner.league import seals
 from runner.league.upload import RECEIPTS, player_lock
-from runner.tournament.entrants import content_hash, copy_bot
+from runner.tournament.entrants import content_hash, copy_bot, make_read_only
 from runner.validate import validate_bot_folder
 
 BOTS = "bots"
@@ -352,6 +352,7 @@ class Registrar:
                        (status, reason, output, version))
             if status == ACTIVE:
                 try:
+                    make_read_only(self.folder / BOTS / row["hash"])  # seats share its files (`give_seat`)
                     seals.seal(self.folder / BOTS / row["hash"], self.ignored)  # what it holds, its build included
                 except OSError:  # gone already: `heal` finds it so before it is scheduled
                     pass
