@@ -11,6 +11,8 @@ place), and a version that fails is kept with its reason and never scheduled.
 from __future__ import annotations
 
 import json
+import os
+import re
 import secrets
 import shutil
 import sqlite3
@@ -35,6 +37,7 @@ from runner.validate import validate_bot_folder
 BOTS = "bots"
 BUILD_OUTPUT_CAP = 64 * 1024  # characters of a build's output kept for the player's page
 SWAP_GRACE_S = 0.2
+HASH = re.compile(r"[0-9a-f]{16}")
 
 
 @attrs.frozen
@@ -47,6 +50,16 @@ class Submission:
     problem: str | None = None
 
 
+def stored_upload(entry: Path) -> str | None:
+    """The hash of the snapshot a player folder links to (`DIR/bots/<hash>`: an upload stored once), else None."""
+    if not entry.is_symlink():
+        return None
+    target = Path(os.readlink(entry))
+    if target.parent.name == BOTS and HASH.fullmatch(target.name):
+        return target.name
+    return None
+
+
 def scan(folder: Path, ignored: tuple[str, ...]) -> dict[str, Submission]:
     """Every player folder of `folder` (hidden ones are uploads in progress: skipped)."""
     found: dict[str, Submission] = {}
@@ -55,7 +68,13 @@ def scan(folder: Path, ignored: tuple[str, ...]) -> dict[str, Submission]:
     except OSError as exc:
         raise UserError(f"{folder}: cannot read the submissions folder: {exc.strerror or exc}") from None
     for entry in entries:
-        if entry.name.startswith(".") or not entry.is_dir() or not (entry / "bot.json").is_file():
+        if entry.name.startswith("."):
+            continue
+        stored = stored_upload(entry)
+        if stored is not None:  # an upload the league keeps once, as its snapshot: named by its hash
+            found[entry.name] = Submission(entry.name, entry, stored)
+            continue
+        if not entry.is_dir() or not (entry / "bot.json").is_file():
             continue
         try:
             found[entry.name] = Submission(entry.name, entry, content_hash(entry, ignored))
@@ -121,18 +140,32 @@ class Registrar:
         for name, found in submissions.items():
             if found.hash is None:
                 continue
-            row = known.get(name)
             try:
-                self._take(name, found, row, added)
-            except FolderMoved:  # changed while it was copied: read again on the next pass
+                if self._receipts(name):
+                    with player_lock(self.submissions, name):  # no upload swaps the folder meanwhile
+                        self._take_upload(name, found, known.get(name), added)
+                else:
+                    self._take(name, found, known.get(name), added, owned=False)
+            except FolderMoved:  # changed while it was read: read again on the next pass
                 self.look_again = True
-                continue
-            self._settle_receipts(name, found)
         for name in set(self._receipt_players()) - set(submissions):
-            self._settle_receipts(name, None)
+            self._settle_receipts(name, None, None)
         return added
 
-    def _take(self, name: str, found: Submission, row: sqlite3.Row | None, added: list[NewVersion]) -> None:
+    def _take_upload(self, name: str, found: Submission, row: sqlite3.Row | None, added: list[NewVersion]) -> None:
+        """A player folder with upload receipts: taken (stored once when it is the upload), receipts settled."""
+        if stored_upload(found.folder) is not None:
+            raw = found.hash
+        else:
+            if content_hash(found.folder, self.ignored) != found.hash:
+                raise FolderMoved(name)
+            raw = content_hash(found.folder)  # as `accept` wrote it: nothing left out
+        owned = any(receipt.get("hash") == raw for receipt in self._receipts(name).values())
+        self._take(name, found, row, added, owned=owned)
+        self._settle_receipts(name, found, raw)
+
+    def _take(self, name: str, found: Submission, row: sqlite3.Row | None, added: list[NewVersion], *,
+              owned: bool) -> None:
         db = self.connection
         with transaction(db):
             if row is None:
@@ -149,13 +182,16 @@ class Registrar:
                 if latest["status"] == RETIRED:
                     db.execute("UPDATE versions SET status = ?, reason = NULL WHERE id = ?", (ACTIVE, latest["id"]))
                 return
-            added.append(self._register(player_id, name, found, latest["number"] + 1 if latest else 1))
+            added.append(self._register(player_id, name, found, latest["number"] + 1 if latest else 1, owned))
 
-    def _register(self, player_id: int, name: str, found: Submission, number: int) -> NewVersion:
+    def _register(self, player_id: int, name: str, found: Submission, number: int, owned: bool) -> NewVersion:
         db = self.connection
         snapshot = self.folder / BOTS / found.hash  # type: ignore[operator]
         if not snapshot.is_dir():
-            self._snapshot(found.folder, found.hash)  # type: ignore[arg-type]
+            if owned and stored_upload(found.folder) is None:
+                self._store_upload(found.folder, found.hash)  # type: ignore[arg-type]
+            else:
+                self._snapshot(found.folder, found.hash)  # type: ignore[arg-type]
         try:
             data = read_bot_json(snapshot)
         except UserError:
@@ -197,51 +233,68 @@ class Registrar:
             shutil.rmtree(partial, ignore_errors=True)
         return snapshot
 
+    def _store_upload(self, source: Path, digest: str) -> None:
+        """An uploaded folder moved to `DIR/bots/<digest>/` and a link to it left in its place: the upload is
+        stored once. The league owns an uploaded folder (a new upload replaces it whole), so nothing edits
+        it in place; on another file system, or if it moved, it is copied as any folder is."""
+        snapshot = self.folder / BOTS / digest
+        partial = self.folder / BOTS / f".{digest}.{secrets.token_hex(4)}.partial"
+        partial.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.rename(source, partial)
+        except OSError:  # another file system: two copies after all
+            self._snapshot(source, digest)
+            return
+        if content_hash(partial, self.ignored) != digest:
+            os.rename(partial, source)
+            raise FolderMoved(str(source))
+        partial.rename(snapshot)
+        os.symlink(os.path.abspath(snapshot), source)
+
+    def _receipts(self, name: str) -> dict[Path, dict]:
+        """The player's upload receipts not yet settled, oldest first (an unreadable one as {})."""
+        found = {}
+        for receipt in sorted((self.submissions / RECEIPTS / name).glob("*.json")):
+            try:
+                found[receipt] = json.loads(receipt.read_text())
+            except (OSError, ValueError):
+                found[receipt] = {}
+        return found
+
     def _receipt_players(self) -> list[str]:
         try:
             return [entry.name for entry in (self.submissions / RECEIPTS).iterdir() if entry.is_dir()]
         except OSError:
             return []
 
-    def _settle_receipts(self, name: str, found: Submission | None) -> None:
-        """Each upload receipt of `name` becomes an event: the version it is, or superseded (a later upload, or
-        a change of the folder, replaced it before the league read it). Taken under the player's upload lock,
-        so no upload swaps the folder while it is compared."""
-        folder = self.submissions / RECEIPTS / name
-        receipts = sorted(folder.glob("*.json"))
+    def _settle_receipts(self, name: str, found: Submission | None, raw: str | None) -> None:
+        """Each upload receipt of `name` becomes an event: the version it is (its content is the folder's,
+        `raw` as `accept` hashed it), or superseded (a later upload, or a change of the folder, replaced it
+        before the league read it). The caller holds the player's upload lock."""
+        receipts = self._receipts(name)
         if not receipts:
             return
         db = self.connection
-        with player_lock(self.submissions, name):
-            number, raw = None, None
-            if found is not None:
-                if content_hash(found.folder, self.ignored) != found.hash:
-                    self.look_again = True
-                    return
-                raw = content_hash(found.folder)  # as `accept` wrote it: nothing left out
-                row = db.execute("SELECT v.number FROM versions v JOIN players p ON p.id = v.player_id WHERE p.name = ? "
-                                 "AND v.hash = ? ORDER BY v.number DESC LIMIT 1", (name, found.hash)).fetchone()
-                if row is None:
-                    return  # not registered yet: the next pass
-                number = row["number"]
-            receipts = sorted(folder.glob("*.json"))
-            with transaction(db):
-                for receipt in receipts:
-                    try:
-                        data = json.loads(receipt.read_text())
-                    except (OSError, ValueError):
-                        data = {}
-                    upload = receipt.stem
-                    if number is not None and data.get("hash") == raw:
-                        add_event(db, "upload", name, f"{name}: upload {upload} is version {number}")
-                    elif number is None:
-                        add_event(db, "superseded", name, f"{name}: upload {upload} not played: the player's folder "
-                                  "was removed before the league read it")
-                    else:
-                        add_event(db, "superseded", name, f"{name}: upload {upload} superseded: a later upload (or a "
-                                  "change of the folder) replaced it before the league read it")
-            for receipt in receipts:
-                receipt.unlink(missing_ok=True)
+        number = None
+        if found is not None:
+            row = db.execute("SELECT v.number FROM versions v JOIN players p ON p.id = v.player_id WHERE p.name = ? "
+                             "AND v.hash = ? ORDER BY v.number DESC LIMIT 1", (name, found.hash)).fetchone()
+            if row is None:
+                return  # not registered (yet): the next pass
+            number = row["number"]
+        with transaction(db):
+            for receipt, data in receipts.items():
+                upload = receipt.stem
+                if number is not None and data.get("hash") == raw:
+                    add_event(db, "upload", name, f"{name}: upload {upload} is version {number}")
+                elif number is None:
+                    add_event(db, "superseded", name, f"{name}: upload {upload} not played: the player's folder "
+                              "was removed before the league read it")
+                else:
+                    add_event(db, "superseded", name, f"{name}: upload {upload} superseded: a later upload (or a "
+                              "change of the folder) replaced it before the league read it")
+        for receipt in receipts:
+            receipt.unlink(missing_ok=True)
 
     def heal(self, version: int, *, full: bool = False) -> bool:
         """Check an active version's snapshot against its seal; True when it may be played now. A snapshot
@@ -257,8 +310,9 @@ class Registrar:
             return True
         name, number = row["name"], row["number"]
         source = self.submissions / name
-        try:
-            same = (source / "bot.json").is_file() and content_hash(source, self.ignored) == row["hash"]
+        try:  # an upload stored once has no other copy to take again
+            same = (stored_upload(source) is None and (source / "bot.json").is_file()
+                    and content_hash(source, self.ignored) == row["hash"])
         except OSError:
             same = False
         if same:

@@ -57,15 +57,18 @@ def _swap(bot: Path, final: Path) -> None:
     """`bot` becomes `final`; the folder it replaces is moved aside first and removed after (a reader sees the
     old folder or the new one, and at worst for a moment none)."""
     old = final.with_name(f".replaced-{final.name}-{secrets.token_hex(6)}")
-    if final.exists():
+    if os.path.lexists(final):  # a folder, or the link to the league's copy of an upload stored once
         final.rename(old)
     try:
         bot.rename(final)
     except OSError:
-        if old.exists():
+        if os.path.lexists(old):
             old.rename(final)
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    if old.is_symlink():
+        old.unlink()  # the link only: the league's copy stays, its version's snapshot
+    else:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _write_receipt(folder: Path, upload_id: str, digest: str) -> None:
