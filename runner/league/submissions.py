@@ -149,7 +149,9 @@ class Registrar:
             except FolderMoved:  # changed while it was read: read again on the next pass
                 self.look_again = True
         for name in set(self._receipt_players()) - set(submissions):
-            self._settle_receipts(name, None, None)
+            with player_lock(self.submissions, name):
+                if not os.path.lexists(self.submissions / name):  # gone, not in the middle of an upload's swap
+                    self._settle_receipts(name, None, None)
         return added
 
     def _take_upload(self, name: str, found: Submission, row: sqlite3.Row | None, added: list[NewVersion]) -> None:

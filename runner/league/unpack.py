@@ -44,11 +44,12 @@ class Caps:
 
 def unpack(source: bytes | Path, target: Path, caps: Caps) -> Path:
     """Unpack the archive `source` (its bytes, or a file holding them) into the new folder `target` (which
-    must not exist; its parent must); the bot folder, which is `target` (a single top folder in the archive
+    must not exist); the bot folder, which is `target` (a single top folder in the archive
     is taken off). UploadRefused on any problem; the caller removes `target` then."""
     size = len(source) if isinstance(source, bytes) else source.stat().st_size
     if size > caps.upload_bytes:
         raise UploadRefused(f"the upload is {size} bytes; this league takes at most {caps.upload_bytes}", 413)
+    target.parent.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, "-I", "-S", str(CHILD), str(target), json.dumps(attrs.asdict(caps))]
     if isinstance(source, Path):
         command.append(str(source))

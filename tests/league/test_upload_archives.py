@@ -9,6 +9,7 @@ import http.client
 import io
 import json
 import subprocess
+import sys
 import tarfile
 import threading
 import time
@@ -242,3 +243,24 @@ def test_a_pax_bomb_over_http_is_refused_and_the_server_stays_small(tmp_path: Pa
     assert response.status == 413 and "pax header" in text, (response.status, text)
     assert elapsed < 2 and memory.growth < 50 << 20, (elapsed, memory.growth)
     assert str(tmp_path) not in text and sorted(p.name for p in subs.iterdir()) == ["tiny0", "tiny1"]
+
+
+def test_an_unpack_over_its_time_is_killed_and_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from runner.league import unpack as module
+
+    monkeypatch.setattr(module, "TIME_LIMIT_S", 0.01)  # any real unpack takes longer than this
+    with pytest.raises(UploadRefused, match="took more than") as refused:
+        unpack(make_zip(GOOD), tmp_path / "x", CAPS)
+    assert refused.value.status == 413
+
+
+def test_the_child_cannot_grow_past_its_memory_limit() -> None:
+    """The limit the child sets itself before reading an archive: an allocation past it fails in the child."""
+    from runner.league import unpack_child
+
+    probe = ("import sys; sys.path.insert(0, {folder!r}); import unpack_child as c; c.limit_self()\n"
+             "try:\n    bytearray(c.MEMORY_LIMIT)\nexcept MemoryError:\n    print('refused')\n")
+    done = subprocess.run([sys.executable, "-I", "-S", "-c",
+                           probe.format(folder=str(Path(unpack_child.__file__).parent))],
+                          capture_output=True, text=True, timeout=30)
+    assert done.stdout.strip() == "refused", done.stderr
