@@ -33,7 +33,7 @@ from runner.tournament.orphans import await_orphans
 from runner.tournament.pool import Pool
 from runner.tournament.records import describe
 from runner.tournament.run import _runtime_files
-from runner.tournament.task import MatchResult, MatchTask
+from runner.tournament.task import SEATS, MatchResult, MatchTask
 
 RETRIES = 2  # a match whose worker died is played again this many times, then given up (an event says so)
 QUIET_S = 0.5  # a submissions folder is read again once it has been still this long after a change
@@ -130,10 +130,12 @@ class League:
         if removed:
             log(f"removed {removed} match folder(s) left unrecorded by the last run")
         shutil.rmtree(folder / BOTS / ".partial", ignore_errors=True)
+        shutil.rmtree(folder / BOTS / SEATS, ignore_errors=True)  # seats of matches a killed run was playing
         self.pool.add_bots(self._snapshots())
         self._last_scan = 0.0
         for unsettled in self.registrar.unsettled():
             self.registrar.check(unsettled)
+        self._heal(full=True)  # every active snapshot read whole once per start
 
     # the loop ---------------------------------------------------------------------------------------------
 
@@ -173,7 +175,18 @@ class League:
             self.registrar.check(new)
             for role in self.rules.roles:
                 self.book.add(new.version, role, _start(self.db, new.version, role))
+        if self.registrar.look_again:  # a folder changed while it was read
+            self.registrar.look_again = False
+            watch.changed_at = time.monotonic()
+        self._heal()
         self.pool.add_bots(self._snapshots())
+
+    def _heal(self, versions: list[int] | None = None, *, full: bool = False) -> bool:
+        """Check the snapshots of `versions` (default: every active one) against their seals and heal them
+        (`Registrar.heal`); True when all may be played now."""
+        if versions is None:
+            versions = [row[0] for row in self.db.execute("SELECT id FROM versions WHERE status = ?", (ACTIVE,))]
+        return all([self.registrar.heal(version, full=full) for version in versions])
 
     def _snapshots(self) -> dict[str, Path]:
         return {row["hash"]: self.folder / BOTS / row["hash"]
@@ -196,6 +209,11 @@ class League:
         versions = pick(candidates, rules.seats, rules.sides, self.meetings, rng)
         if versions is None:
             return False
+        missing = [version for version in set(versions)
+                   if not (self.folder / BOTS / self._hash_of(version) / "bot.json").is_file()]
+        if missing:  # a snapshot deleted since the last look: healed, and matchmaking asked again
+            self._heal(missing)
+            return True
         seed = rng.randrange(2**31)
         with transaction(self.db):
             set_meta(self.db, "scheduled", str(number))
@@ -210,6 +228,9 @@ class League:
         self.in_flight[number] = flight
         self.pool.submit(task, flight.partial)
         return True
+
+    def _hash_of(self, version: int) -> str:
+        return self.db.execute("SELECT hash FROM versions WHERE id = ?", (version,)).fetchone()[0]
 
     def _partial(self, number: int) -> Path:
         partial = self.folder / MATCHES / f".{number:08d}.partial"
@@ -239,6 +260,10 @@ class League:
             return
         if result.record is None:
             shutil.rmtree(partial, ignore_errors=True)
+            if not result.interrupted and not self._heal(list(set(flight.seating.versions))):
+                del self.in_flight[flight.seating.number]  # a snapshot went missing under it: not the match's fault
+                self.log(f"match {flight.seating.number} withdrawn: a bot's snapshot is being copied again or refused")
+                return
             if result.interrupted or flight.attempts > RETRIES:
                 del self.in_flight[flight.seating.number]
                 self.stats.failed += 1
@@ -250,6 +275,7 @@ class League:
             self.pool.submit(flight.task, flight.partial)
             return
         del self.in_flight[flight.seating.number]
+        self._heal(list(set(flight.seating.versions)))  # a bot that wrote through its seat's shared files
         match_id = record_match(self.db, self.book, self.folder, result.record, flight.seating, partial,
                                 self.rules.sides, self.turn_cap)
         versions = flight.seating.versions

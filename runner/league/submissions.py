@@ -10,6 +10,10 @@ place), and a version that fails is kept with its reason and never scheduled.
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import secrets
 import shutil
 import sqlite3
 import threading
@@ -25,12 +29,15 @@ from runner.errors import UserError
 from runner.league.ratings import Rating, successor
 from runner.league.store import (ACTIVE, BUILD_FAILED, BUILDING, INVALID, PENDING, REPLACED, RETIRED, add_event,
                                  transaction)
-from runner.tournament.entrants import content_hash, copy_bot
+from runner.league import seals
+from runner.league.upload import RECEIPTS, player_lock
+from runner.tournament.entrants import content_hash, copy_bot, make_read_only
 from runner.validate import validate_bot_folder
 
 BOTS = "bots"
 BUILD_OUTPUT_CAP = 64 * 1024  # characters of a build's output kept for the player's page
 SWAP_GRACE_S = 0.2
+HASH = re.compile(r"[0-9a-f]{16}")
 
 
 @attrs.frozen
@@ -43,6 +50,16 @@ class Submission:
     problem: str | None = None
 
 
+def stored_upload(entry: Path) -> str | None:
+    """The hash of the snapshot a player folder links to (`DIR/bots/<hash>`: an upload stored once), else None."""
+    if not entry.is_symlink():
+        return None
+    target = Path(os.readlink(entry))
+    if target.parent.name == BOTS and HASH.fullmatch(target.name):
+        return target.name
+    return None
+
+
 def scan(folder: Path, ignored: tuple[str, ...]) -> dict[str, Submission]:
     """Every player folder of `folder` (hidden ones are uploads in progress: skipped)."""
     found: dict[str, Submission] = {}
@@ -51,13 +68,23 @@ def scan(folder: Path, ignored: tuple[str, ...]) -> dict[str, Submission]:
     except OSError as exc:
         raise UserError(f"{folder}: cannot read the submissions folder: {exc.strerror or exc}") from None
     for entry in entries:
-        if entry.name.startswith(".") or not entry.is_dir() or not (entry / "bot.json").is_file():
+        if entry.name.startswith("."):
+            continue
+        stored = stored_upload(entry)
+        if stored is not None:  # an upload the league keeps once, as its snapshot: named by its hash
+            found[entry.name] = Submission(entry.name, entry, stored)
+            continue
+        if not entry.is_dir() or not (entry / "bot.json").is_file():
             continue
         try:
             found[entry.name] = Submission(entry.name, entry, content_hash(entry, ignored))
         except OSError as exc:  # a folder removed or made unreadable while it was read
             found[entry.name] = Submission(entry.name, entry, None, f"cannot read: {exc.strerror or exc}")
     return found
+
+
+class FolderMoved(Exception):
+    """A player's folder changed while the league copied it: the copy is not what the hash names."""
 
 
 @attrs.frozen
@@ -88,6 +115,7 @@ class Registrar:
         self._builds: list[tuple[int, str, str | None, str]] = []  # (version, player, problem, output)
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
+        self.look_again = False  # a folder changed while it was read: the loop scans again soon
 
     def sync(self, submissions: Mapping[str, Submission]) -> list[NewVersion]:
         """Record what changed in the submissions folder; the new versions are returned to be checked."""
@@ -112,34 +140,60 @@ class Registrar:
         for name, found in submissions.items():
             if found.hash is None:
                 continue
-            row = known.get(name)
-            with transaction(db):
-                if row is None:
-                    player_id = db.execute("INSERT INTO players (name, created) VALUES (?, ?)",
-                                           (name, time.time())).lastrowid
+            try:
+                if self._receipts(name):
+                    with player_lock(self.submissions, name):  # no upload swaps the folder meanwhile
+                        self._take_upload(name, found, known.get(name), added)
                 else:
-                    player_id = row["id"]
-                    if row["retired"] is not None:
-                        db.execute("UPDATE players SET retired = NULL WHERE id = ?", (player_id,))
-                        add_event(db, "returned", name, f"{name}: folder back, the player plays again")
-                latest = db.execute("SELECT * FROM versions WHERE player_id = ? ORDER BY number DESC LIMIT 1",
-                                    (player_id,)).fetchone()
-                if latest is not None and latest["hash"] == found.hash:
-                    if latest["status"] == RETIRED:
-                        db.execute("UPDATE versions SET status = ?, reason = NULL WHERE id = ?", (ACTIVE, latest["id"]))
-                    continue
-                added.append(self._register(player_id, name, found, latest["number"] + 1 if latest else 1))
+                    self._take(name, found, known.get(name), added, owned=False)
+            except FolderMoved:  # changed while it was read: read again on the next pass
+                self.look_again = True
+        for name in set(self._receipt_players()) - set(submissions):
+            with player_lock(self.submissions, name):
+                if not os.path.lexists(self.submissions / name):  # gone, not in the middle of an upload's swap
+                    self._settle_receipts(name, None, None)
         return added
 
-    def _register(self, player_id: int, name: str, found: Submission, number: int) -> NewVersion:
+    def _take_upload(self, name: str, found: Submission, row: sqlite3.Row | None, added: list[NewVersion]) -> None:
+        """A player folder with upload receipts: taken (stored once when it is the upload), receipts settled."""
+        if stored_upload(found.folder) is not None:
+            raw = found.hash
+        else:
+            if content_hash(found.folder, self.ignored) != found.hash:
+                raise FolderMoved(name)
+            raw = content_hash(found.folder)  # as `accept` wrote it: nothing left out
+        owned = any(receipt.get("hash") == raw for receipt in self._receipts(name).values())
+        self._take(name, found, row, added, owned=owned)
+        self._settle_receipts(name, found, raw)
+
+    def _take(self, name: str, found: Submission, row: sqlite3.Row | None, added: list[NewVersion], *,
+              owned: bool) -> None:
+        db = self.connection
+        with transaction(db):
+            if row is None:
+                player_id = db.execute("INSERT INTO players (name, created) VALUES (?, ?)",
+                                       (name, time.time())).lastrowid
+            else:
+                player_id = row["id"]
+                if row["retired"] is not None:
+                    db.execute("UPDATE players SET retired = NULL WHERE id = ?", (player_id,))
+                    add_event(db, "returned", name, f"{name}: folder back, the player plays again")
+            latest = db.execute("SELECT * FROM versions WHERE player_id = ? ORDER BY number DESC LIMIT 1",
+                                (player_id,)).fetchone()
+            if latest is not None and latest["hash"] == found.hash:
+                if latest["status"] == RETIRED:
+                    db.execute("UPDATE versions SET status = ?, reason = NULL WHERE id = ?", (ACTIVE, latest["id"]))
+                return
+            added.append(self._register(player_id, name, found, latest["number"] + 1 if latest else 1, owned))
+
+    def _register(self, player_id: int, name: str, found: Submission, number: int, owned: bool) -> NewVersion:
         db = self.connection
         snapshot = self.folder / BOTS / found.hash  # type: ignore[operator]
         if not snapshot.is_dir():
-            partial = self.folder / BOTS / f".{found.hash}.partial"
-            shutil.rmtree(partial, ignore_errors=True)
-            partial.parent.mkdir(parents=True, exist_ok=True)
-            copy_bot(found.folder, partial)
-            partial.rename(snapshot)
+            if owned and stored_upload(found.folder) is None:
+                self._store_upload(found.folder, found.hash)  # type: ignore[arg-type]
+            else:
+                self._snapshot(found.folder, found.hash)  # type: ignore[arg-type]
         try:
             data = read_bot_json(snapshot)
         except UserError:
@@ -160,6 +214,135 @@ class Registrar:
         add_event(db, "version", name, f"{name}: version {number} ({found.hash}) submitted")
         self.log(f"{name}: version {number} ({found.hash})")
         return NewVersion(version, name, snapshot)
+
+    def _snapshot(self, source: Path, digest: str) -> Path:
+        """`DIR/bots/<digest>/` copied from `source` aside, checked to hold what `digest` names (a folder
+        swapped or edited during the copy would not: FolderMoved), then renamed into place whole."""
+        snapshot = self.folder / BOTS / digest
+        partial = self.folder / BOTS / f".{digest}.{secrets.token_hex(4)}.partial"
+        partial.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            copy_bot(source, partial)
+            if content_hash(partial, self.ignored) != digest:
+                raise FolderMoved(str(source))
+            partial.rename(snapshot)
+        except FileNotFoundError:
+            raise FolderMoved(str(source)) from None
+        except OSError:
+            if not snapshot.is_dir():
+                raise
+        finally:
+            shutil.rmtree(partial, ignore_errors=True)
+        return snapshot
+
+    def _store_upload(self, source: Path, digest: str) -> None:
+        """An uploaded folder moved to `DIR/bots/<digest>/` and a link to it left in its place: the upload is
+        stored once. The league owns an uploaded folder (a new upload replaces it whole), so nothing edits
+        it in place; on another file system, or if it moved, it is copied as any folder is."""
+        snapshot = self.folder / BOTS / digest
+        partial = self.folder / BOTS / f".{digest}.{secrets.token_hex(4)}.partial"
+        partial.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.rename(source, partial)
+        except OSError:  # another file system: two copies after all
+            self._snapshot(source, digest)
+            return
+        if content_hash(partial, self.ignored) != digest:
+            os.rename(partial, source)
+            raise FolderMoved(str(source))
+        partial.rename(snapshot)
+        os.symlink(os.path.abspath(snapshot), source)
+
+    def _receipts(self, name: str) -> dict[Path, dict]:
+        """The player's upload receipts not yet settled, oldest first (an unreadable one as {})."""
+        found = {}
+        for receipt in sorted((self.submissions / RECEIPTS / name).glob("*.json")):
+            try:
+                found[receipt] = json.loads(receipt.read_text())
+            except (OSError, ValueError):
+                found[receipt] = {}
+        return found
+
+    def _receipt_players(self) -> list[str]:
+        try:
+            return [entry.name for entry in (self.submissions / RECEIPTS).iterdir() if entry.is_dir()]
+        except OSError:
+            return []
+
+    def _settle_receipts(self, name: str, found: Submission | None, raw: str | None) -> None:
+        """Each upload receipt of `name` becomes an event: the version it is (its content is the folder's,
+        `raw` as `accept` hashed it), or superseded (a later upload, or a change of the folder, replaced it
+        before the league read it). The caller holds the player's upload lock."""
+        receipts = self._receipts(name)
+        if not receipts:
+            return
+        db = self.connection
+        number = None
+        if found is not None:
+            row = db.execute("SELECT v.number FROM versions v JOIN players p ON p.id = v.player_id WHERE p.name = ? "
+                             "AND v.hash = ? ORDER BY v.number DESC LIMIT 1", (name, found.hash)).fetchone()
+            if row is None:
+                return  # not registered (yet): the next pass
+            number = row["number"]
+        with transaction(db):
+            for receipt, data in receipts.items():
+                upload = receipt.stem
+                if number is not None and data.get("hash") == raw:
+                    add_event(db, "upload", name, f"{name}: upload {upload} is version {number}")
+                elif number is None:
+                    add_event(db, "superseded", name, f"{name}: upload {upload} not played: the player's folder "
+                              "was removed before the league read it")
+                else:
+                    add_event(db, "superseded", name, f"{name}: upload {upload} superseded: a later upload (or a "
+                              "change of the folder) replaced it before the league read it")
+        for receipt in receipts:
+            receipt.unlink(missing_ok=True)
+
+    def heal(self, version: int, *, full: bool = False) -> bool:
+        """Check an active version's snapshot against its seal; True when it may be played now. A snapshot
+        deleted or changed is copied again from the player's folder when that still holds the same content
+        (then checked and built again, as a new version is), else the version becomes invalid with the
+        reason and is never scheduled again."""
+        db = self.connection
+        row = db.execute("SELECT v.id, v.number, v.hash, p.name FROM versions v JOIN players p ON p.id = v.player_id "
+                         "WHERE v.id = ?", (version,)).fetchone()
+        snapshot = self.folder / BOTS / row["hash"]
+        problem = seals.check(snapshot, self.ignored, full=full)
+        if problem is None:
+            return True
+        name, number = row["name"], row["number"]
+        source = self.submissions / name
+        try:  # an upload stored once has no other copy to take again
+            same = (stored_upload(source) is None and (source / "bot.json").is_file()
+                    and content_hash(source, self.ignored) == row["hash"])
+        except OSError:
+            same = False
+        if same:
+            damaged = snapshot.with_name(f".{snapshot.name}.damaged-{secrets.token_hex(4)}")
+            try:
+                snapshot.rename(damaged)
+            except FileNotFoundError:
+                pass
+            shutil.rmtree(damaged, ignore_errors=True)
+            seals.unseal(snapshot)
+            try:
+                self._snapshot(source, row["hash"])
+            except (FolderMoved, OSError):
+                same = False
+        if not same:
+            reason = f"{problem}, and the player's folder no longer holds it"
+            with transaction(db):
+                db.execute("UPDATE versions SET status = ?, reason = ? WHERE id = ?", (INVALID, reason, version))
+                add_event(db, "invalid", name, f"{name}: version {number} refused: {reason}")
+            self.log(f"{name}: version {number} refused: {reason}")
+            return False
+        with transaction(db):
+            db.execute("UPDATE versions SET status = ?, reason = NULL WHERE id = ?", (PENDING, version))
+            add_event(db, "healed", name, f"{name}: version {number}: {problem}; copied again from the player's folder")
+        self.log(f"{name}: version {number}: {problem}; copied again from the player's folder")
+        self.check(NewVersion(version, name, snapshot))
+        status = db.execute("SELECT status FROM versions WHERE id = ?", (version,)).fetchone()[0]
+        return status == ACTIVE
 
     def unsettled(self) -> list[NewVersion]:
         """Versions a stopped league left pending or building: checked (and built) again."""
@@ -213,8 +396,8 @@ class Registrar:
     def _settle(self, version: int, player: str, status: str, reason: str | None, output: str | None) -> None:
         db = self.connection
         with transaction(db):
-            row = db.execute("SELECT v.player_id, v.number, p.retired FROM versions v JOIN players p ON p.id = v.player_id "
-                             "WHERE v.id = ?", (version,)).fetchone()
+            row = db.execute("SELECT v.player_id, v.number, v.hash, p.retired FROM versions v "
+                             "JOIN players p ON p.id = v.player_id WHERE v.id = ?", (version,)).fetchone()
             if status == ACTIVE and row["retired"] is not None:
                 status, reason = RETIRED, "the player's folder was removed"
             newer = db.execute("SELECT 1 FROM versions WHERE player_id = ? AND number > ?",
@@ -224,6 +407,11 @@ class Registrar:
             db.execute("UPDATE versions SET status = ?, reason = ?, build_output = COALESCE(?, build_output) WHERE id = ?",
                        (status, reason, output, version))
             if status == ACTIVE:
+                try:
+                    make_read_only(self.folder / BOTS / row["hash"])  # seats share its files (`give_seat`)
+                    seals.seal(self.folder / BOTS / row["hash"], self.ignored)  # what it holds, its build included
+                except OSError:  # gone already: `heal` finds it so before it is scheduled
+                    pass
                 db.execute("UPDATE versions SET status = ?, reason = ? WHERE player_id = ? AND id != ? AND status = ?",
                            (REPLACED, f"replaced by version {row['number']}", row["player_id"], version, ACTIVE))
             what = {ACTIVE: "plays", INVALID: "refused", BUILD_FAILED: "build failed"}.get(status, status)

@@ -2,8 +2,9 @@
 
 Matches never run in the folders the user named: a per-turn bot's folder receives state files and its answer
 every turn, and two matches of one bot at once would overwrite each other's. Each entrant is copied once to
-`DIR/bots/<hash>/` (what the hash names, whatever happens to the original later), and every match plays on
-a fresh scratch copy of that snapshot.
+`DIR/bots/<hash>/` (what the hash names, whatever happens to the original later; its files made read-only),
+and every match plays in a fresh seat folder made from that snapshot, its files hard links to the
+snapshot's (`give_seat`): a seat costs folders and links, not a copy of the bot.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import hashlib
 import io
 import os
 import shutil
+import stat
 import tarfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -127,6 +129,7 @@ def snapshot(entrant: Entrant, root: Path) -> Path:
     partial = root / f".{entrant.hash}.{os.getpid()}.partial"
     shutil.rmtree(partial, ignore_errors=True)
     copy_bot(Path(entrant.folder), partial)
+    make_read_only(partial)  # every match's seats share its files (`give_seat`)
     try:
         partial.rename(target)
     except OSError:  # another process won the race; its copy is the same content
@@ -137,6 +140,34 @@ def snapshot(entrant: Entrant, root: Path) -> Path:
 def copy_bot(source: Path, target: Path) -> None:
     """A bot folder copied with its modes and symlinks (a bot's own .venv keeps working), caches left out."""
     shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*SKIPPED_DIRS))
+
+
+def make_read_only(folder: Path) -> None:
+    """Take the write bits off every file of a snapshot (not its folders), so that a seat may share them."""
+    for root, _, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(root, name)
+            mode = os.lstat(path).st_mode
+            if stat.S_ISREG(mode) and mode & 0o222:
+                os.chmod(path, stat.S_IMODE(mode) & ~0o222)
+
+
+def give_seat(snapshot: Path, seat: Path) -> None:
+    """A match seat's bot folder made from `snapshot`: its folders made anew (the bot and the runner create,
+    replace and remove files in them), each read-only file hard-linked (shared, never copied: the runner
+    writes a turn's files afresh, never through an existing one, and the bot cannot write it in place), and
+    every other file copied, as `copy_bot` copies. Where links cannot be made (another file system), a copy."""
+    shutil.copytree(snapshot, seat, symlinks=True, ignore=shutil.ignore_patterns(*SKIPPED_DIRS), copy_function=_share)
+
+
+def _share(source: str, target: str) -> None:
+    if not os.lstat(source).st_mode & 0o222:
+        try:
+            os.link(source, target)
+            return
+        except OSError:  # another file system, or links not allowed here
+            pass
+    shutil.copy2(source, target)
 
 
 def pack(folder: Path) -> bytes:

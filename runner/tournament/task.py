@@ -24,7 +24,7 @@ from runner.games import get_game
 from runner.games.interface import Session, TurnReport
 from runner.match import Player
 from runner.play import MatchPlan, load_player, start_match
-from runner.tournament.entrants import copy_bot
+from runner.tournament.entrants import give_seat
 from runner.tournament.records import GameRecord, SeatResult
 
 #: games.jsonl's end_reason of a match stopped by `--match-timeout` (recorded as unfinished, not rated)
@@ -107,6 +107,7 @@ class _Watcher:
 
 #: Faults kept per seat with the bot's own output (the first ones: later ones are usually the same).
 FAULT_NOTES = 3
+SEATS = ".seats"  # <bots>/.seats/<match>-XXXX/<seat>/: the seats of matches being played
 OUTPUT_TAIL = 2000  # characters of the bot's output kept per fault note
 
 
@@ -118,17 +119,28 @@ def fault_note(turn: int, outcome: TurnOutcome, rejected: Sequence[str]) -> dict
     return {"turn": turn, "kind": what, "detail": detail[:500], "output": output[-OUTPUT_TAIL:]}
 
 
+def _seats_folder(bot_dirs: Mapping[str, Path], task: MatchTask) -> Path:
+    """A fresh folder for the match's seats, beside the snapshots (`<bots>/.seats/`: the same file system, so
+    seats can hard-link the snapshots' files), or in the temporary folder when that cannot be made."""
+    try:
+        root = Path(bot_dirs[task.bots[0]]).parent / SEATS
+        root.mkdir(exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix="match-", dir=root))
+    except (OSError, KeyError, IndexError):
+        return Path(tempfile.mkdtemp(prefix="td-tournament-"))
+
+
 def run_task(task: MatchTask, bot_dirs: Mapping[str, Path], folder: Path) -> MatchResult:
-    """Play `task` with each bot copied from `bot_dirs[hash]` into a scratch folder; the log goes to `folder`
+    """Play `task` with each bot given a seat folder made from `bot_dirs[hash]`; the log goes to `folder`
     (which must not exist). The record's `log` is left None for the caller to fill in."""
     started, cpu_started = time.monotonic(), time.process_time()
     game = get_game(task.game)
-    scratch = Path(tempfile.mkdtemp(prefix="td-tournament-"))
+    scratch = _seats_folder(bot_dirs, task)
     try:
         players, problems = [], {}
         for seat, bot_hash in zip(task.seats, task.bots):
             copy = scratch / seat
-            copy_bot(bot_dirs[bot_hash], copy)
+            give_seat(bot_dirs[bot_hash], copy)
             try:
                 players.append(load_player(game, seat, copy))
             except UserError as exc:  # e.g. this worker lacks the bot's interpreter

@@ -68,7 +68,7 @@ def test_a_good_archive_unpacks_whole(tmp_path: Path, pack) -> None:
 
 def test_a_single_top_folder_holds_the_bot(tmp_path: Path) -> None:
     bot = unpack(make_zip({f"mybot/{name}": data for name, data in GOOD.items()}), tmp_path / "x", CAPS)
-    assert bot.name == "mybot" and (bot / "bot.py").is_file()
+    assert bot == tmp_path / "x" and (bot / "bot.py").is_file() and not (bot / "mybot").exists()
 
 
 def hostile_cases(bomb: bytes) -> dict[str, tuple[bytes, str]]:
@@ -130,9 +130,10 @@ def test_accept_replaces_the_players_folder_and_refuses_an_invalid_bot(tmp_path:
     (submissions / "ann" / "old.txt").write_text("old")
     accept(make_zip(GOOD), submissions, "ann", "tower-defence", CAPS)
     assert sorted(p.name for p in (submissions / "ann").iterdir()) == ["bot.json", "bot.py", "lib"]
-    assert [p.name for p in submissions.iterdir()] == ["ann"]
+    assert sorted(p.name for p in submissions.iterdir()) == [".uploads", "ann"]  # .uploads: the receipts
     bad = json.loads(BOT_JSON) | {"botLanguage": "cobol"}
     with pytest.raises(UploadRefused, match="cobol") as refused:
         accept(make_zip({**GOOD, "bot.json": json.dumps(bad).encode()}), submissions, "ann", "tower-defence", CAPS)
     assert refused.value.status == 422
-    assert [p.name for p in submissions.iterdir()] == ["ann"] and (submissions / "ann" / "bot.py").is_file()
+    assert sorted(p.name for p in submissions.iterdir()) == [".uploads", "ann"]
+    assert (submissions / "ann" / "bot.py").is_file() and len(list((submissions / ".uploads" / "ann").iterdir())) == 1
