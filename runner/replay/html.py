@@ -9,6 +9,7 @@ Content-Security-Policy that forbids every network request.
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import re
@@ -257,10 +258,18 @@ def default_target(path: Path) -> Path:
     return path.parent / f"{path.name}.html"
 
 
+#: gzip level of a `.html.gz` page: 6 is zlib's default; 9 makes a 100,000-turn Invaders page 4% smaller in
+#: three times the time.
+GZIP_LEVEL = 6
+
+
 def write_html_replay(path: Path, target: Path | None = None) -> tuple[Path, int]:
-    """Write the page of the log at `path`; its path and size in bytes."""
+    """Write the page of the log at `path` (gzip-compressed when `target` ends with `.gz`, as a league keeps
+    them); its path and size in bytes as written."""
     data = render_replay(path)
     target = Path(target) if target is not None else default_target(path)
+    if target.name.endswith(".gz"):
+        data = gzip.compress(data, GZIP_LEVEL, mtime=0)
     try:
         temporary = target.with_name(f".{target.name}.tmp")
         temporary.write_bytes(data)
