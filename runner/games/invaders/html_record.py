@@ -48,10 +48,9 @@ def _towers(entries: list[Any]) -> str:
 
 
 def _invaders(entries: list[Any]) -> list[Any]:
-    flat: list[Any] = []
-    for pos, hp, maxhp, _defense, _stun_res, stun_time in entries:
-        flat += [pos, hp, maxhp, stun_time]
-    return flat
+    """[pos, hp, maxhp, stun_time, ...] of the log's [pos, hp, maxhp, defense, stun_res, stun_time] entries."""
+    return [value for pos, hp, maxhp, _defense, _stun_res, stun_time in entries
+            for value in (pos, hp, maxhp, stun_time)]
 
 
 def _ruling(seat: str, row: Mapping[str, Any]) -> tuple[str, str]:
@@ -78,10 +77,11 @@ def html_record(path: Path) -> dict[str, Any]:
     builder = RecordBuilder("invaders", "Invaders", [(seat, names[seat]) for seat in SEATS], STATS,
                             frame_bytes=FRAME_BYTES)
     outputs = ("", "")
+    cells: dict[str, str] = {}
     last_through: int | None = None
     for turn, life, defender_gold, invader_gold, through, play, towers, invaders in _turns(path):
         builder.add(turn, [[life, None], [defender_gold, invader_gold], [_count(towers), _count(invaders)]],
-                    play.commands, play.rulings, outputs, _frame_maker(towers, invaders),
+                    play.commands, play.rulings, outputs, _frame_maker(towers, invaders, cells),
                     _frame_size(invaders))
         for seat, (kind, text) in zip(SEATS, play.rulings):
             if kind != "ok" and kind != "none":
@@ -198,9 +198,19 @@ def _frame_size(invaders: str) -> int:
     return 106 + len(invaders) * 2 // 3
 
 
-def _frame_maker(towers: str, invaders: str) -> Callable[[], list[Any]]:
-    """The turn's frame, made only if the record keeps it (RecordBuilder `frame_bytes`)."""
-    return lambda: [_towers(json.loads(towers)), _invaders(json.loads(invaders))]
+def _frame_maker(towers: str, invaders: str, cells: dict[str, str]) -> Callable[[], list[Any]]:
+    """The turn's frame, made only if the record keeps it (RecordBuilder `frame_bytes`). `cells`: tower
+    texts already drawn, shared by the match's frames (nine turns in ten repeat the last turn's towers)."""
+
+    def make() -> list[Any]:
+        drawn = cells.get(towers)
+        if drawn is None:
+            if len(cells) >= _PLAYS:
+                cells.clear()
+            drawn = cells[towers] = _towers(json.loads(towers))
+        return [drawn, _invaders(json.loads(invaders))]
+
+    return make
 
 
 def _command(answer: Any) -> str:
