@@ -83,9 +83,8 @@ def html_record(path: Path) -> dict[str, Any]:
         builder.add(turn, [[life, None], [defender_gold, invader_gold], [_count(towers), _count(invaders)]],
                     play.commands, play.rulings, outputs, _frame_maker(towers, invaders, cells),
                     _frame_size(invaders))
-        for seat, (kind, text) in zip(SEATS, play.rulings):
-            if kind != "ok" and kind != "none":
-                builder.mark(turn, kind, f"{names[seat]}: {text}")
+        for seat, kind, text in play.faults:
+            builder.mark(turn, kind, f"{names[seat]}: {text}")
         if last_through is not None and through > last_through:
             builder.mark(turn, "breach", f"{through - last_through} invader(s) got through, life {life}")
         last_through = through
@@ -104,6 +103,7 @@ class _Play:
     commands: tuple[str, str]
     rulings: tuple[tuple[str, str], tuple[str, str]]
     end: bool
+    faults: tuple[tuple[str, str, str], ...]  # (seat, kind, text) of the rulings the scrub bar marks
 
 
 #: (turn, life, defender gold, invader gold, invaders through, play, towers' JSON text, invaders' JSON text)
@@ -111,8 +111,10 @@ Turn = tuple[int, int, int, int, int, _Play, str, str]
 
 
 def _play(row: Mapping[str, Any]) -> _Play:
+    rulings = tuple(_ruling(seat, row) for seat in SEATS)
+    faults = tuple((seat, kind, text) for seat, (kind, text) in zip(SEATS, rulings) if kind not in ("ok", "none"))
     return _Play(tuple(_command(row.get(_ANSWER[seat][0])) for seat in SEATS),  # type: ignore[arg-type]
-                 tuple(_ruling(seat, row) for seat in SEATS), bool(row.get("end")))  # type: ignore[arg-type]
+                 rulings, bool(row.get("end")), faults)  # type: ignore[arg-type]
 
 
 def _turns(path: Path) -> Iterator[Turn]:
@@ -171,7 +173,7 @@ def _turn(line: str, plays: dict[str, _Play]) -> Turn | None:
     end = first + 2 if line.startswith("[]", first) else line.find("]]", first) + 2
     if end < first + 2 or not (towers == "[]" or towers.endswith("]]")):
         return None
-    text = line[lead.end():start] + line[end:].rstrip()
+    text = line[lead.end():start] + line[end:]  # (its newline too: JSON allows it, and it is one copy less)
     play = plays.get(text)
     if play is None:
         try:
