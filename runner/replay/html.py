@@ -3,8 +3,11 @@
 The game turns its log into a compact record and gives the JavaScript that draws its board (the optional
 `Game.html_replay(path) -> (record, board_js)` hook, see record.py); this module adds what the runner
 itself knows (match.json's result and per-turn bot events), thins the record when it is over its size
-limit, and inlines record, viewer script, board script and style into viewer.html. The page has a
-Content-Security-Policy that forbids every network request.
+limit (boards first, whole turns only when their numbers alone are too big), and fills viewer.html's
+placeholders with the style, record, board script and viewer script in one pass (a bot's name or output is
+never read as a placeholder, and the record's JSON cannot end its <script> element). The page has a
+Content-Security-Policy that forbids every network request. A league keeps its pages gzipped
+(`write_html_replay` to a `.gz` target; runner/replay/cache.py).
 """
 
 from __future__ import annotations
