@@ -1,15 +1,15 @@
 """The compact record an HTML replay embeds, and the helpers games use to build it.
 
 A game's `html_replay(path)` hook returns `(record, board_js)`. The record is plain JSON data, one entry per
-*frame* (a turn shown), kept column-wise so that a 20,000-turn match stays small:
+turn shown, kept column-wise so that a 100,000-turn match stays small:
 
     {"format": 1, "game": "invaders", "title": "Invaders", "turn_word": "Turn",
      "seats": [{"seat": "defender", "name": "defender - Bot"}, ...],
-     "turns": [1, 2, ...],                      # the turn number of each frame, ascending
-     "stats": [{"name": "life", "values": [[...per frame...] per seat]}, ...],
-     "commands": [[...per frame...] per seat],  # the command (answer) the seat gave at that turn ("" none)
-     "rulings": [[[kind, text] per frame] per seat],  # the runner's ruling on it, kind in RULING_KINDS
-     "outputs": [[...per frame...] per seat],   # the bot's output that turn (clipped; "" none)
+     "turns": [1, 2, ...],                      # the turn number of each turn shown, ascending
+     "stats": [{"name": "life", "values": [[...per turn...] per seat]}, ...],
+     "commands": [[...per turn...] per seat],   # the command (answer) the seat gave at that turn ("" none)
+     "rulings": [[[kind, text] per turn] per seat],  # the runner's ruling on it, kind in RULING_KINDS
+     "outputs": [[...per turn...] per seat],    # the bot's output that turn (clipped; "" none)
      "markers": [[turn, kind, text], ...],      # notable turns for the scrub bar, kind in MARKER_KINDS
      "board": {...},                            # whatever the game's board JavaScript needs once
      "frames": [...per board frame...],         # whatever it needs to draw a turn (self-contained: no
@@ -26,10 +26,11 @@ shows the board of the last turn before it that has one, and says so.
 The board JavaScript (the game's `html_board.js`) sets `window.ReplayBoard = {aspect(record), draw(ctx,
 width, height, record, index, colors, step), describe(record, index, step), steps(record, index)}`, where
 `index` is a frame's (`record.frames[index]`); `describe` and `steps` are optional. A game whose turns
-have an inside worth watching (Lanes' 100 timesteps) gives `steps`: frame `index` then has sub-steps 0..steps(record, index) (0: none), which the
-viewer plays, steps through and names with `step_word`; `step` is the sub-step to draw, the last one (the
-frame's end) unless the user picks another. The sub-steps' data lives in the game's own frame, so
-thinning keeps or drops a frame with all of its sub-steps.
+have an inside worth watching (Lanes' 100 timesteps) gives `steps`: frame `index` then has sub-steps
+0..steps(record, index) (0: none), which the viewer plays, steps through and names with `step_word`; `step`
+is the sub-step to draw, the last one (the frame's end) unless the user picks another (a turn shown with
+another turn's board gets no sub-steps and `step` undefined). The sub-steps' data lives in the game's own
+frame, so thinning keeps or drops a frame with all of its sub-steps.
 """
 
 from __future__ import annotations
