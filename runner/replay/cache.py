@@ -139,21 +139,19 @@ def start_backfill(folder: Path) -> Backfill:
 
 
 def _backfill_main(folder: str, parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the league stops us
     _die_with_parent()
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
     orphaned = lambda: os.getppid() != parent  # noqa: E731 (the league died: stop)
     failed: set[int] = set()
     before = time.time()  # the first pass: every match recorded before the league started
-    try:
-        while not orphaned():
-            build_missing_replays(Path(folder), orphaned, failed, before)
-            deadline = time.monotonic() + RESCAN_S
-            while time.monotonic() < deadline and not orphaned():
-                time.sleep(0.5)
-            before = time.time() - GRACE_S
-    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: the league stops us itself
-        pass
+    while not orphaned():
+        build_missing_replays(Path(folder), orphaned, failed, before)
+        deadline = time.monotonic() + RESCAN_S
+        while time.monotonic() < deadline and not orphaned():
+            time.sleep(0.5)
+        before = time.time() - GRACE_S
 
 
 def _die_with_parent() -> None:
