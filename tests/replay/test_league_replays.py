@@ -166,3 +166,32 @@ def test_clean_orphans_removes_a_replay_left_beside_a_partial_log(tmp_path: Path
     finally:
         db.close()
     assert list((folder / "matches").iterdir()) == []
+
+
+def test_league_run_fills_an_older_leagues_gaps_in_the_background(league: Path) -> None:
+    """`league run` on a league whose replays are missing (or old uncompressed pages): they appear while it
+    plays on, and every match it records meanwhile has its own."""
+    matches = _recorded(league)
+    for match_id in matches:
+        replay_file(league, match_id).unlink()
+    (league / "replays" / f"{min(matches)}.html").write_text("<html>old</html>", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-m", "runner", "league", "run", str(league), "--workers", "1",
+                                "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if all(replay_file(league, i).is_file() for i in matches) and len(_recorded(league)) > len(matches):
+                break
+            time.sleep(0.3)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    assert process.returncode in (0, 143), err
+    assert b"Traceback" not in err
+    now = _recorded(league)
+    assert all(replay_file(league, i).is_file() for i in matches)
+    assert not (league / "replays" / f"{min(matches)}.html").exists()
+    assert len(now) > len(matches)
+    assert all(replay_file(league, i).is_file() for i in now)  # the new ones from their workers
+    assert check_consistent(league) == len(now)
