@@ -178,6 +178,9 @@ def _run(args: argparse.Namespace, streams) -> int:
                 print(line, file=out, flush=True)
 
         league = League(folder, rules, db, pool, log)
+        from runner.replay.cache import start_backfill  # replays of matches that have none, at low priority
+
+        stack.callback(start_backfill(folder).stop)
         if serve is not None:
             from runner.league.web.server import start_server
 

@@ -3,7 +3,9 @@
 The order is what makes a kill at any moment harmless: the log is played into a hidden partial folder, renamed
 to its final name (the next match id), and then one transaction records the match, its seats and the new
 ratings. A league killed between the rename and the commit leaves a log folder no row names: `clean_orphans`
-removes it (and any partial folder) when the league starts again, and that match id is used anew.
+removes it (and any partial folder) when the league starts again, and that match id is used anew. The
+match's HTML replay, which the worker wrote beside the partial folder, is moved to `DIR/replays/<id>.html.gz`
+after the commit (a kill before that leaves the background builder to make it again).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import attrs
 
 from runner.league.ratings import Change, RatingBook, Rating, SeatOutcome, places
 from runner.league.store import transaction
+from runner.replay.cache import place_replay
 from runner.tournament.records import GameRecord
 from runner.tournament.standings import sided_scores
 
@@ -47,7 +50,10 @@ def clean_orphans(db: sqlite3.Connection, folder: Path) -> int:
     removed = 0
     for entry in matches.iterdir():
         if f"{MATCHES}/{entry.name}" not in known:
-            shutil.rmtree(entry, ignore_errors=True)
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:  # a replay a worker built beside a partial log (runner/replay/cache.py), or its temporary file
+                entry.unlink(missing_ok=True)
             removed += 1
     return removed
 
@@ -95,6 +101,8 @@ def record_match(db: sqlite3.Connection, book: RatingBook, folder: Path, record:
             if after is not None:
                 db.execute("UPDATE ratings SET mu = ?, sigma = ?, games = ? WHERE version_id = ? AND role = ?",
                            (after.mu, after.sigma, after.games, outcome.version, outcome.role))
+    # after the commit: a replay never names a match id that a kill before it would hand out again
+    place_replay(folder, match_id, partial)
     return match_id
 
 

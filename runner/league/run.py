@@ -223,7 +223,8 @@ class League:
             f"WHERE v.id IN ({','.join('?' * len(versions))})", versions)}
         task = MatchTask(f"{number:08d}", number, 0, seed, rules.game.name, rules.seats,
                          tuple(rows[v]["hash"] for v in versions), tuple(rows[v]["name"] for v in versions),
-                         rules.options, rules.config, rules.limits, rules.startup_ms, rules.settings.match_timeout_s)
+                         rules.options, rules.config, rules.limits, rules.startup_ms, rules.settings.match_timeout_s,
+                         html_replay=True)
         flight = InFlight(Seating(number, tuple(versions), tuple(roles)), task, self._partial(number))
         self.in_flight[number] = flight
         self.pool.submit(task, flight.partial)

@@ -11,10 +11,13 @@
   var BASE_MS = 600; // one frame at 1x
   var MAX_MARKERS = 600; // drawn on the scrub bar (the rest share their pixels)
   var count = R.turns.length;
+  // a long match draws the board at some turns only (record.py `frame_index`): a turn between them shows the
+  // last board before it; the board script is given the frame's index, the panels the turn's
+  var frameAt = R.frame_index || null;
   var word = R.turn_word || "Turn";
   var colors = R.seats.map(function (_, p) { return PALETTE[p % PALETTE.length]; });
   var STEP_SPEEDUP = 10; // a sub-step lasts a tenth of a frame's time
-  var hasSteps = !!(Board && Board.steps) && R.frames.some(function (_, i) { return Board.steps(R, i) > 0; });
+  var hasSteps = !!(Board && Board.steps) && R.frames.some(function (_, k) { return Board.steps(R, k) > 0; });
   var stepWord = R.step_word || "Step";
   var state = { index: 0, step: 0, playing: false, speed: 2, timer: null };
 
@@ -84,6 +87,17 @@
     }
     return found;
   }
+  // the frame that draws turn index `index`: the last one at or before it
+  function frameFor(index) {
+    if (!frameAt) return index;
+    var lo = 0, hi = frameAt.length - 1, found = 0;
+    while (lo <= hi) {
+      var mid = (lo + hi) >> 1;
+      if (frameAt[mid] <= index) { found = mid; lo = mid + 1; } else { hi = mid - 1; }
+    }
+    return found;
+  }
+  function ownFrame(index) { return !frameAt || frameAt[frameFor(index)] === index; }
   var markerIndexes = [];
   (function drawMarkers() {
     var layer = $("markers");
@@ -125,6 +139,7 @@
       series.forEach(function (v) { if (typeof v === "number") { if (v < lo) lo = v; if (v > hi) hi = v; } });
     });
     if (lo === Infinity) { lo = 0; hi = 1; }
+    if (lo > 0) lo = 0; // from zero: a life going from 100 to 99 is a small step, not a wipe-out
     if (hi === lo) { hi = lo + 1; }
     return { stat: stat, canvas: canvas, lo: lo, hi: hi };
   });
@@ -179,8 +194,12 @@
       ctx.fillText("no board drawing for this game", 10, 20);
       return;
     }
-    Board.draw(ctx, width, height, R, state.index, colors, state.step);
-    $("describe").textContent = Board.describe ? Board.describe(R, state.index, state.step) : "";
+    var frame = frameFor(state.index), own = ownFrame(state.index);
+    Board.draw(ctx, width, height, R, frame, colors, own ? state.step : undefined);
+    var words = Board.describe ? Board.describe(R, frame, own ? state.step : undefined) : "";
+    if (!own) words = "board of " + word.toLowerCase() + " " + R.turns[frameAt[frame]] + " (drawn at some " +
+      word.toLowerCase() + "s only): " + words;
+    $("describe").textContent = words;
   }
 
   function format(v) {
@@ -190,7 +209,9 @@
   }
 
   // --- showing a frame ----------------------------------------------------------------------------------
-  function lastStep(index) { return hasSteps ? Math.max(0, Board.steps(R, index) | 0) : 0; }
+  function lastStep(index) {
+    return hasSteps && ownFrame(index) ? Math.max(0, Board.steps(R, frameFor(index)) | 0) : 0;
+  }
 
   // frame `index` at sub-step `step` (left out: the frame's end, its last sub-step)
   function show(index, step) {

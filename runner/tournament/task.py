@@ -48,6 +48,7 @@ class MatchTask:
     limits: Limits = Limits()
     startup_ms: int = STARTUP_MS
     deadline_s: float | None = None  # the whole match's wall-clock limit; None: none
+    html_replay: bool = False  # also write the match's HTML replay, gzipped, beside its log (a league's)
 
 
 @attrs.frozen
@@ -177,13 +178,33 @@ def run_task(task: MatchTask, bot_dirs: Mapping[str, Path], folder: Path) -> Mat
                   cpu_seconds=round(time.process_time() - cpu_started, 3))
     if outcome is None:  # stopped at the deadline; the numbers are the game's standings then
         why = f"stopped at the match time limit of {task.deadline_s:g} s after {summary.rounds} rounds"
-        return MatchResult(task.match_id, GameRecord(**common, ranking=(), game_ranking=(), draw=False,
-                                                     end_reason=MATCH_TIMEOUT, unfinished=why))
-    ranking = forfeit_ranking(outcome.ranking, never_started)
-    record = GameRecord(**common, ranking=ranking, game_ranking=tuple(tuple(group) for group in outcome.ranking),
-                        draw=outcome.draw or len(ranking) == 1, end_reason=summary.end_reason,
-                        details=_json(dict(outcome.details)))
+        record = GameRecord(**common, ranking=(), game_ranking=(), draw=False, end_reason=MATCH_TIMEOUT,
+                            unfinished=why)
+    else:
+        ranking = forfeit_ranking(outcome.ranking, never_started)
+        record = GameRecord(**common, ranking=ranking,
+                            game_ranking=tuple(tuple(group) for group in outcome.ranking),
+                            draw=outcome.draw or len(ranking) == 1, end_reason=summary.end_reason,
+                            details=_json(dict(outcome.details)))
+    if task.html_replay:
+        write_packed_replay(folder)
     return MatchResult(task.match_id, record)
+
+
+def write_packed_replay(folder: Path) -> bool:
+    """The HTML replay of the log in `folder`, gzipped, beside it (runner/replay/cache.py `packed_beside`), so
+    that a league's pages never build one on a request; False when it could not be made (the league's
+    background builder tries again). Never raises: the match is played and its result stands regardless."""
+    from runner.replay.cache import packed_beside
+    from runner.replay.html import write_html_replay
+
+    target = packed_beside(folder)
+    try:
+        target.unlink(missing_ok=True)  # an earlier attempt's (a worker that died after writing it)
+        write_html_replay(folder, target)
+    except Exception:  # noqa: BLE001 - a replay is a convenience; the log and the result are what count
+        return False
+    return True
 
 
 def _never_started(counts: Mapping[TurnStatus, int]) -> bool:

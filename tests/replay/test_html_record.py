@@ -42,7 +42,12 @@ def _record_json(page: str) -> dict:
 def _check_shape(record: dict) -> None:
     frames = len(record["turns"])
     assert frames >= 1 and record["turns"] == sorted(record["turns"])
-    assert len(record["frames"]) == frames
+    index = record.get("frame_index")
+    if index is None:
+        assert len(record["frames"]) == frames
+    else:  # the boards of some turns only (a long match): every turn keeps its numbers
+        assert len(record["frames"]) == len(index) < frames and index[0] == 0 and index == sorted(set(index))
+        assert index[-1] == frames - 1  # the last turn's board is always there
     seats = len(record["seats"])
     for key in ("commands", "rulings", "outputs"):
         assert len(record[key]) == seats and all(len(column) == frames for column in record[key]), key

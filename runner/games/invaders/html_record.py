@@ -1,47 +1,59 @@
 """The compact record of an Invaders log (or spec 16 trace) for the HTML replay (runner/replay/record.py).
 
-One frame per played turn: the 100-cell path after the turn as `[towers, invaders]`, where `towers` is a
-100-character string (T turret, B bomb, S stunner, lower case while cooling down, `.` empty) and
-`invaders` is flat `[pos, hp, maxhp, stun_time, ...]`. The per-seat numbers are life (shared), gold and
-units on the path (towers; invaders). Bots run persistently, so the log keeps no bot output.
-A 20,000-turn match is about 4 MB; the core thins longer ones to `MAX_BYTES`.
+Every played turn has its numbers (life: the defender's; gold and units on the path, towers or invaders,
+per seat), both answers and what became of them. A frame is the 100-cell path after the turn as
+`[towers, invaders]`, where `towers` is a 100-character string (T turret, B bomb, S stunner, lower case
+while cooling down, `.` empty) and `invaders` is flat `[pos, hp, maxhp, stun_time, ...]`; frames are kept
+for about FRAME_BYTES in all (every turn of a usual game, every 32nd of a 100,000-turn one with a full
+path: RecordBuilder `frame_bytes`). Bots run persistently, so the log keeps no bot output.
+
+A 100,000-turn log is ~200 MB of JSON lines, and parsing it whole takes longer than the replay may (issue
+32: under 3 s); so a line laid out as the session writes it is cut apart (`_turn`): its leading numbers by
+one regular expression, its answers and rulings parsed once per distinct text (most turns repeat one),
+and the tower and invader lists counted, parsed only for the frames kept. Any other line (a reference
+trace, a hand-made log) is parsed whole, to the same result.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 from runner.games.invaders import logs
 from runner.games.invaders.rules import constants as C
 from runner.games.invaders.rules.turn import APPLIED, NO_ACTION
 from runner.games.invaders.session import DEFENDER, INVADER, SEATS
+from runner.errors import UserError
 from runner.replay.record import RecordBuilder
 
-MAX_BYTES = 9_500_000  # issue 15: a 20,000-turn match under 10 MB
+MAX_BYTES = 30_000_000  # the whole record; the boards are held to FRAME_BYTES first
+FRAME_BYTES = 6_000_000  # issue 32: a 100,000-turn match loads in under 3 s and is under 2 MB gzipped
 LETTERS = {C.TURRET: "T", C.BOMB: "B", C.STUNNER: "S"}
 STATS = ("life", "gold", "units")
 BOARD_JS = Path(__file__).with_name("html_board.js")
 _ANSWER = {DEFENDER: ("da", "dr"), INVADER: ("ia", "ir")}
 
 
-def _towers(row: dict[str, Any]) -> str:
+def _towers(entries: list[Any]) -> str:
     cells = ["."] * C.BOARD_LENGTH
-    for pos, kind, _power, _range, cooldown, _level in row.get("tw") or []:
+    for pos, kind, _power, _range, cooldown, _level in entries:
         letter = LETTERS.get(kind, "?")
         cells[pos] = letter.lower() if cooldown else letter
     return "".join(cells)
 
 
-def _invaders(row: dict[str, Any]) -> list[Any]:
-    flat: list[Any] = []
-    for pos, hp, maxhp, _defense, _stun_res, stun_time in row.get("iv") or []:
-        flat += [pos, hp, maxhp, stun_time]
-    return flat
+def _invaders(entries: list[Any]) -> list[Any]:
+    """[pos, hp, maxhp, stun_time, ...] of the log's [pos, hp, maxhp, defense, stun_res, stun_time] entries."""
+    return [value for pos, hp, maxhp, _defense, _stun_res, stun_time in entries
+            for value in (pos, hp, maxhp, stun_time)]
 
 
-def _ruling(seat: str, row: dict[str, Any]) -> tuple[str, str]:
+def _ruling(seat: str, row: Mapping[str, Any]) -> tuple[str, str]:
     fault = (row.get("faults") or {}).get(seat)
     if fault:
         kind = "timeout" if fault in ("timeout", "over_budget") else "crash"
@@ -62,37 +74,145 @@ def _names(path: Path) -> dict[str, str]:
 
 def html_record(path: Path) -> dict[str, Any]:
     names = _names(path)
-    builder = RecordBuilder("invaders", "Invaders", [(seat, names[seat]) for seat in SEATS], STATS)
-    last = None
-    for row in logs.iter_rows(path):
-        if not isinstance(row, dict) or "ia" not in row:  # a trace's turn-0 row: nothing played yet
-            continue
-        towers, invaders = _towers(row), _invaders(row)
-        rulings = [_ruling(seat, row) for seat in SEATS]
-        builder.add(
-            row["t"],
-            [[row["life"], row["life"]], [row["dg"], row["ig"]],
-             [len(row.get("tw") or ()), len(row.get("iv") or ())]],
-            [_command(row.get(_ANSWER[seat][0])) for seat in SEATS],
-            rulings,
-            ["", ""],
-            [towers, invaders],
-        )
-        for seat, (kind, text) in zip(SEATS, rulings):
-            if kind != "ok" and kind != "none":
-                builder.mark(row["t"], kind, f"{names[seat]}: {text}")
-        if last is not None and row.get("thru", 0) > last.get("thru", 0):
-            builder.mark(row["t"], "breach", f"{row['thru'] - last.get('thru', 0)} invader(s) got through, "
-                         f"life {row['life']}")
-        if row.get("end"):
-            builder.mark(row["t"], "end", "the defender's life reached 0")
-        last = row
+    builder = RecordBuilder("invaders", "Invaders", [(seat, names[seat]) for seat in SEATS], STATS,
+                            frame_bytes=FRAME_BYTES)
+    outputs = ("", "")
+    cells: dict[str, str] = {}
+    last_through: int | None = None
+    for turn, life, defender_gold, invader_gold, through, play, towers, invaders in _turns(path):
+        builder.add(turn, [[life, None], [defender_gold, invader_gold], [_count(towers), _count(invaders)]],
+                    play.commands, play.rulings, outputs, _frame_maker(towers, invaders, cells),
+                    _frame_size(invaders))
+        for seat, kind, text in play.faults:
+            builder.mark(turn, kind, f"{names[seat]}: {text}")
+        if last_through is not None and through > last_through:
+            builder.mark(turn, "breach", f"{through - last_through} invader(s) got through, life {life}")
+        last_through = through
+        if play.end:
+            builder.mark(turn, "end", "the defender's life reached 0")
     if not builder.turns:
-        from runner.errors import UserError
-
         raise UserError(f"{path}: no played turns in this log")
     return builder.build({"length": C.BOARD_LENGTH}, max_bytes=MAX_BYTES,
                          note="bots run persistently: the log keeps no bot output")
+
+
+@attrs.frozen
+class _Play:
+    """What the seats answered in a turn and what the runner made of it (shared by the turns that match)."""
+
+    commands: tuple[str, str]
+    rulings: tuple[tuple[str, str], tuple[str, str]]
+    end: bool
+    faults: tuple[tuple[str, str, str], ...]  # (seat, kind, text) of the rulings the scrub bar marks
+
+
+#: (turn, life, defender gold, invader gold, invaders through, play, towers' JSON text, invaders' JSON text)
+Turn = tuple[int, int, int, int, int, _Play, str, str]
+
+
+def _play(row: Mapping[str, Any]) -> _Play:
+    rulings = tuple(_ruling(seat, row) for seat in SEATS)
+    faults = tuple((seat, kind, text) for seat, (kind, text) in zip(SEATS, rulings) if kind not in ("ok", "none"))
+    return _Play(tuple(_command(row.get(_ANSWER[seat][0])) for seat in SEATS),  # type: ignore[arg-type]
+                 rulings, bool(row.get("end")), faults)  # type: ignore[arg-type]
+
+
+def _turns(path: Path) -> Iterator[Turn]:
+    """Each played turn of a log folder or trace file (a trace's turn-0 row has no answers: left out)."""
+    source = logs._rows_file(path)
+    plays: dict[str, _Play] = {}
+    try:
+        with logs._open_text(source) as handle:
+            for number, line in enumerate(handle, 1):
+                turn = _turn(line, plays)
+                if turn is None:
+                    turn = _parsed_turn(line, f"{source}:{number}")
+                if turn is not None:
+                    yield turn
+    except (OSError, EOFError) as error:  # EOFError: a truncated .gz
+        raise UserError(f"{source}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+
+
+def _parsed_turn(line: str, where: str) -> Turn | None:
+    """A line parsed whole (the slow way, any layout); None for a blank line or a row with no answers."""
+    if not line.strip():
+        return None
+    try:
+        row = json.loads(line)
+    except ValueError as error:
+        raise UserError(f"{where}: not JSON: {error}") from None
+    if not isinstance(row, dict) or "ia" not in row:
+        return None
+    lists = [json.dumps(row.get(key) or [], separators=(",", ":")) for key in ("tw", "iv")]
+    return (row["t"], row["life"], row["dg"], row["ig"], row.get("thru", 0), _play(row), *lists)
+
+
+#: The session's line up to the answers (protocol/record.py `render`): the numbers the replay shows.
+_LEAD = re.compile(r'\{"t":(\d+),"ig":(-?\d+),"dg":(-?\d+),"life":(-?\d+),"thru":(\d+),"inc":[-\d]+,'
+                   r'"bmax":[-\d]+,"hpm":[-+.\deE]+,"tsls":\d+,(?="ia":)')
+_PLAYS = 10_000  # distinct answer texts remembered (a match with more is read a little slower)
+
+
+def _turn(line: str, plays: dict[str, _Play]) -> Turn | None:
+    """A line as the session writes it, cut apart without parsing it whole (module docstring); None when it
+    is laid out otherwise (the caller parses it).
+
+    Safe against what a bot answers: `"tw":[` can only be an object key (inside a JSON string its quotes
+    are escaped), the row's own `tw` comes after the answers and nothing after it holds an object with such
+    a key (iv, ir, dr: words; faults: {seat: word}; dq: [seat]); tower and invader entries are flat lists of
+    numbers and type words, so each list ends at its first `]]` (or is `[]`)."""
+    lead = _LEAD.match(line)
+    if lead is None:
+        return None
+    start = line.rfind(',"tw":[')
+    middle = line.find('],"iv":[', start)
+    if start < lead.end() or middle < 0:
+        return None
+    towers = line[start + 6:middle + 1]
+    first = middle + 7
+    end = first + 2 if line.startswith("[]", first) else line.find("]]", first) + 2
+    if end < first + 2 or not (towers == "[]" or towers.endswith("]]")):
+        return None
+    text = line[lead.end():start] + line[end:]  # (its newline too: JSON allows it, and it is one copy less)
+    play = plays.get(text)
+    if play is None:
+        try:
+            row = json.loads("{" + text)
+        except ValueError:
+            return None
+        if not isinstance(row, dict):
+            return None
+        if len(plays) >= _PLAYS:
+            plays.clear()
+        play = plays[text] = _play(row)
+    t, invader_gold, defender_gold, life, through = lead.groups()
+    return int(t), int(life), int(defender_gold), int(invader_gold), int(through), play, towers, line[first:end]
+
+
+def _count(entries: str) -> int:
+    """Entries of a tw or iv JSON text: each is one list inside the list."""
+    return entries.count("[") - 1
+
+
+def _frame_size(invaders: str) -> int:
+    """About the JSON bytes of a frame, from its invaders' log text: the towers' string is 100 characters,
+    and four of an invader's six numbers are kept."""
+    return 106 + len(invaders) * 2 // 3
+
+
+def _frame_maker(towers: str, invaders: str, cells: dict[str, str]) -> Callable[[], list[Any]]:
+    """The turn's frame, made only if the record keeps it (RecordBuilder `frame_bytes`). `cells`: tower
+    texts already drawn, shared by the match's frames (nine turns in ten repeat the last turn's towers)."""
+
+    def make() -> list[Any]:
+        drawn = cells.get(towers)
+        if drawn is None:
+            if len(cells) >= _PLAYS:
+                cells.clear()
+            drawn = cells[towers] = _towers(json.loads(towers))
+        return [drawn, _invaders(json.loads(invaders))]
+
+    return make
 
 
 def _command(answer: Any) -> str:
