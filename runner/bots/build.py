@@ -51,6 +51,7 @@ from typing import Any
 
 import attrs
 
+from runner.bots import sandbox
 from runner.bots.definition import REQUIREMENTS, VENV
 
 #: How many lines of a failed build's output the user is shown.
@@ -216,12 +217,15 @@ def check_tools(plan: BuildPlan) -> str | None:
     return None
 
 
-def run_build(plan: BuildPlan, *, timeout_s: float | None = None, sandbox: bool = False) -> BuildResult:
+def run_build(
+    plan: BuildPlan, *, timeout_s: float | None = None, sandbox: bool = False, network: bool = False
+) -> BuildResult:
     """Run the plan's steps in its folder; stops at the first that fails. Never raises for a failing build.
 
     `timeout_s` bounds the whole build (its process group is killed when it runs over: a league builds
-    whatever players upload). `sandbox` runs each step under bubblewrap with every folder read-only but the
-    bot's own and a private /tmp (HOME points there); the network stays, since builds download packages."""
+    whatever players upload). `sandbox` runs each step under bubblewrap as a bot runs (runner/bots/sandbox.py:
+    only the bot folder writable, its toolchain read-only, a private /tmp as HOME, an allowlist of
+    environment variables), without network unless `network` (dependency downloads)."""
     started = time.monotonic()
     missing = check_tools(plan)
     if missing is not None:
@@ -229,13 +233,14 @@ def run_build(plan: BuildPlan, *, timeout_s: float | None = None, sandbox: bool 
     made_venv = plan.venv is not None and not plan.venv.exists()
     output: list[str] = []
     problem = None
-    prefix = build_sandbox_prefix(plan.folder) if sandbox else ()
+    prefix = build_sandbox_prefix(plan, network) if sandbox else ()
+    env = build_environment() if sandbox else None
     for step in plan.steps:
         left = None if timeout_s is None else timeout_s - (time.monotonic() - started)
         shown = f"`{shlex.join(_shown(step, plan.folder))}`"
         try:
             process = subprocess.Popen(
-                (*prefix, *step), cwd=plan.folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                (*prefix, *step), cwd=plan.folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
         except OSError as exc:  # e.g. the program vanished between the check and the start
@@ -259,18 +264,37 @@ def run_build(plan: BuildPlan, *, timeout_s: float | None = None, sandbox: bool 
     return BuildResult(plan, problem, "".join(output), time.monotonic() - started)
 
 
-def build_sandbox_prefix(folder: Path) -> tuple[str, ...]:
-    """bubblewrap for a build step: the bot folder writable, the rest read-only, a private /tmp as HOME."""
-    from runner.bots.isolation import _bwrap_path, launch_paths_under_tmp
+def build_sandbox_prefix(plan: BuildPlan, network: bool = False) -> tuple[str, ...]:
+    """bubblewrap for the plan's steps: the bot folder writable, the programs the steps start and the tools
+    the recipe needs visible read-only (with rustup's toolchains), nothing else; the network only if asked."""
+    from runner.bots.isolation import _bwrap_path
 
-    bot_dir = os.path.abspath(folder)
-    launch = [("--ro-bind", path, path) for path in launch_paths_under_tmp(sys.executable)]
-    return (
-        _bwrap_path() or "bwrap", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-        "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-        *(argument for triple in launch for argument in triple),
-        "--bind", bot_dir, bot_dir, "--chdir", bot_dir, "--setenv", "HOME", "/tmp", "--",
-    )  # fmt: skip
+    folder = os.path.abspath(plan.folder)
+    programs = (*(step[0] for step in plan.steps), *(name for name in plan.needs if name in TOOLS and
+                                                    name not in ("venv", "pip")))
+    homes = tuple(path for path in (_rustup_home(),) if path)
+    view = sandbox.View(folder, folder, programs=programs, network=network, read_only=homes)
+    return (_bwrap_path() or "bwrap", *sandbox.bwrap_arguments(view))
+
+
+def build_environment() -> dict[str, str]:
+    """A sandboxed build's environment: the bot's allowlist (no secret of the organiser's reaches a build
+    script, whose output is shown on the player's page), HOME and the tools' caches in the private /tmp,
+    and rustup's home, read-only, where the `cargo` on PATH is rustup's."""
+    from runner.bots.isolation import SANDBOX_ENV
+
+    env = {key: value for key, value in os.environ.items() if key in SANDBOX_ENV or key.startswith("LC_")}
+    env.update(HOME="/tmp", TMPDIR="/tmp", GOCACHE="/tmp/go-build", GOPATH="/tmp/go", CARGO_HOME="/tmp/cargo")
+    rustup = _rustup_home()
+    if rustup:
+        env["RUSTUP_HOME"] = rustup
+    return env
+
+
+def _rustup_home() -> str | None:
+    """Where rustup keeps its toolchains (`$RUSTUP_HOME`, else ~/.rustup), when there is one."""
+    path = os.environ.get("RUSTUP_HOME") or os.path.expanduser("~/.rustup")
+    return path if os.path.isdir(path) else None
 
 
 def _exit_description(code: int) -> str:

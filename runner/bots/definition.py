@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 
 from runner import schemas
+from runner.bots import containment
 from runner.bots import languages as lang
 from runner.errors import UserError
 from runner.schemas import Problem
@@ -129,11 +130,16 @@ def _examine(
         return None, problems
 
     bot_dir = _resolve_bot_dir(player_dir, data["botLocation"])
-    if not bot_dir.is_dir():
-        problems.append(Problem("", f"bot folder {bot_dir} (botLocation {data['botLocation']!r}) does not exist"))
     file_name = data.get("botFileName", "")
     cores = data.get("arguments", {}).get("coreCount")
     template = lang.LaunchTemplate(tuple(data["command"])) if language == lang.CUSTOM else table[language]
+    command = lang.expand(template, file=file_name, directory=str(bot_dir), cores=cores, entry=data.get("entry"))
+    escapes = containment.folder_problems(player_dir, data["botLocation"], bot_dir, file_name,
+                                          command if language == lang.CUSTOM else None)
+    if escapes:  # nothing outside the folder is looked at, not even whether it exists
+        return None, escapes
+    if not bot_dir.is_dir():
+        problems.append(Problem("", f"bot folder {bot_dir} (botLocation {data['botLocation']!r}) does not exist"))
     if cores is None and lang.uses_placeholder(template.argv, "cores"):
         reason = f"the launch command for {language} uses {{cores}} but arguments.coreCount is missing"
         problems.append(Problem("", reason))
@@ -215,13 +221,13 @@ def _resolve_bot_dir(player_dir: Path, location: str) -> Path:
     """Spec 8.2: the player folder string and botLocation joined WITHOUT a separator, made absolute.
 
     Every official bot.json writes "/target"-style locations, so the plain join is a path join. A location
-    without a leading separator ("sub") joins to "playersub" officially; when that does not exist we take
-    the subfolder "player/sub", which is what such a bot.json's author meant.
+    without a leading separator ("sub") joins to "playersub" officially, a sibling of the bot folder, which
+    a bot may not name (runner/bots/containment.py); we take the subfolder "player/sub", which is what such
+    a bot.json's author meant. Whether the result stays inside the folder is containment's to check.
     """
-    joined = Path(os.path.abspath(str(player_dir) + location))
-    if location and not location.startswith(("/", os.sep)) and not joined.is_dir():
+    if location and not location.startswith(("/", os.sep)):
         return Path(os.path.abspath(os.path.join(player_dir, location)))
-    return joined
+    return Path(os.path.abspath(str(player_dir) + location))
 
 
 def _check_bot_file(player_dir: Path, bot_dir: Path, file_name: str) -> str | None:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from botfolders import write_bot_json
 
-from runner.bots import isolation
+from runner.bots import isolation, sandbox
 from runner.bots.definition import load_bot
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnStatus
@@ -92,14 +92,14 @@ def test_a_program_in_a_venv_under_tmp_runs_sandboxed(place: Path) -> None:
 #: sandboxed, and one with the read-only binds taken away (what the runner did before).
 AS_RUNNER = """
 import json, sys
-from runner.bots import isolation
+from runner.bots import sandbox
 from runner.bots.definition import load_bot
 from runner.bots.limits import Limits
 from runner.bots.process import run_turn
 bot = load_bot(sys.argv[1])
 limits = Limits(sandbox=True, timeout_ms=20_000)
 fixed = run_turn(bot, {"state.json": "{}"}, limits)
-isolation.launch_paths_under_tmp = lambda program: []
+sandbox.runtime_dirs = lambda programs, extra=(), protected=(): []
 before = run_turn(bot, {"state.json": "{}"}, limits)
 print(json.dumps([[o.status.name, o.command, o.output] for o in (fixed, before)]))
 """
@@ -114,18 +114,21 @@ def test_python3_bots_of_a_runner_installed_in_a_venv_under_tmp(place: Path) -> 
     (status, command, output), (status_before, _, output_before) = json.loads(run.stdout)
     assert (status, command) == ("OK", "1,2,3")
     check_probe(output, place)
-    assert status_before == "CRASH" and "execvp" in output_before  # the issue, reproduced without the binds
+    assert status_before == "CRASH" and "execvp" in output_before, output_before  # the issue, reproduced without the binds
 
 
 def test_the_binds_never_open_all_of_tmp(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "executable", "/tmp/python3")
     for name in ("prefix", "base_prefix", "exec_prefix", "base_exec_prefix"):
         monkeypatch.setattr(sys, name, "/tmp")
-    assert isolation.launch_paths_under_tmp(None) == []  # /tmp/python3 does not exist: nothing to bind
+    assert not [path for path in sandbox.runtime_dirs(()) if path.startswith("/tmp")]  # /tmp/python3: absent
     program = Path("/tmp") / f"td-bin-{os.getpid()}" / "bin" / "tool"
     program.parent.mkdir(parents=True)
     try:
         program.write_text("")
-        assert isolation.launch_paths_under_tmp(str(program)) == [str(program.parent.parent)]
+        assert [path for path in sandbox.runtime_dirs([str(program)]) if path.startswith("/tmp")] == [
+            str(program.parent.parent)]
+        bare = Path("/tmp/bin/tool")  # its prefix would be /tmp itself: never bound
+        assert "/tmp" not in sandbox.runtime_dirs([str(bare)])
     finally:
         shutil.rmtree(program.parent.parent)

@@ -1,0 +1,171 @@
+"""What a sandboxed bot (or bot build) sees: the bubblewrap arguments that build its file system.
+
+The sandbox starts from nothing and adds only what a bot needs (an allowlist, not `/` with holes):
+
+* its own folder (the one holding bot.json), writable, at its own path; the working directory is inside it;
+* a private, size-capped `/tmp` (empty at every start), `/dev` with only null, zero, random, urandom, tty,
+  and `/proc` of its own PID namespace (no other process of the machine is there);
+* read-only: the system's programs and libraries (`/usr`, and `/bin`, `/sbin`, `/lib*` as the machine has
+  them), a short list of `/etc` entries that programs and language runtimes read (`ETC`: the dynamic
+  linker's cache, users and groups, certificates, time zone, name resolution, the JVM's and Maven's
+  configuration; never `shadow`, `gshadow`, `ssl/private`, `sudoers` or `ssh`);
+* read-only: the runtimes the bot is started with that live elsewhere (`runtime_dirs`): the Python running
+  td-runner (its installation or venv, e.g. `~/.pyenv/versions/3.11.7`, never the home folder around it),
+  the launch program found on PATH and the prefix around its `bin` folder, `JAVA_HOME`, `GOROOT` and
+  `DOTNET_ROOT` when set, and td-runner's own package (games ship hosts there: Invaders' koth-js);
+* nothing else: no home folder, no `/root`, no `/home`, `/var`, `/srv`, `/mnt`, `/work`, no league folder,
+  no submissions, no other bot. `hidden` folders (the opponent's, the match log) are covered by an empty
+  tmpfs wherever they would show through what is bound.
+
+The bot runs as uid/gid 65534 in its own user namespace, with no capabilities, no network (builds get it
+only when asked), its own IPC, host name and session. A runner started as root stays root to the kernel
+outside the namespace, so what the bot can reach is exactly what is mounted above: that is why nothing
+else is.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import shutil
+import sys
+from collections.abc import Iterable
+
+import attrs
+
+#: The user and group a sandboxed process runs as, inside its user namespace ("nobody").
+UID = GID = 65534
+
+#: The system's program and library folders, bound read-only (a symlink, as /bin -> usr/bin, stays one).
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+#: The /etc entries programs and language runtimes read; glob patterns allowed.
+ETC = (
+    "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "passwd", "group", "nsswitch.conf",
+    "host.conf", "hosts", "resolv.conf", "gai.conf", "services", "protocols", "localtime", "timezone",
+    "os-release", "debian_version", "mime.types", "ssl/certs", "ssl/openssl.cnf", "ca-certificates",
+    "ca-certificates.conf", "java-*", "maven", "mavenrc", "dotnet", "python3", "python3.*",
+)  # fmt: skip
+
+#: Environment variables naming a runtime's installation, bound read-only when set.
+RUNTIME_HOMES = ("JAVA_HOME", "GOROOT", "DOTNET_ROOT")
+
+#: Never bound as a runtime, nor anything that holds them (a `bin` folder right in one of these).
+_NEVER = ("/", "/root", "/home", "/etc", "/var", "/tmp", "/run", "/srv", "/mnt", "/media", "/opt")
+
+
+@attrs.frozen
+class View:
+    """One sandboxed process's file system and namespaces."""
+
+    folder: str | None  # the bot folder, writable; None: nothing writable (the probe)
+    workdir: str  # the working directory (the bot folder or a folder inside it)
+    programs: tuple[str, ...] = ()  # what the process starts (argv[0]s): their runtimes are bound read-only
+    hidden: tuple[str, ...] = ()  # folders that must not show through anything bound
+    network: bool = False
+    tmp_size: int | None = None  # bytes of the private /tmp
+    read_only: tuple[str, ...] = ()  # more runtime folders to bind read-only (a build's toolchain homes)
+
+
+def bwrap_arguments(view: View) -> tuple[str, ...]:
+    """bubblewrap's options for `view`, up to and including `--`, without the bwrap program itself."""
+    args: list[str] = [
+        "--unshare-user", "--uid", str(UID), "--gid", str(GID), "--unshare-pid", "--unshare-ipc",
+        "--unshare-uts", "--unshare-cgroup-try", *(() if view.network else ("--unshare-net",)),
+        "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+    ]  # fmt: skip
+    args += _system_arguments()
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    if view.tmp_size:
+        args += ["--size", str(view.tmp_size)]
+    args += ["--tmpfs", "/tmp"]
+    own = _own_paths(view.folder)
+    protected = (*own, *(os.path.abspath(path) for path in view.hidden))
+    runtimes = runtime_dirs(view.programs, view.read_only, protected)
+    for path in runtimes:  # after /tmp's tmpfs: a venv under /tmp stays visible
+        args += ["--ro-bind", path, path]
+    hidden = [os.path.abspath(path) for path in view.hidden if os.path.isdir(path)]
+    args += _covers(hidden, runtimes, own)  # hidden folders seen through a runtime: covered
+    for path in own:
+        args += ["--bind", own[0], path]
+    args += _covers(hidden, own, ())  # hidden folders inside the bot's own: covered after it is bound
+    args += ["--chdir", view.workdir, "--"]
+    return tuple(args)
+
+
+def _own_paths(folder: str | None) -> tuple[str, ...]:
+    """The bot folder's resolved path, then its path as given when that differs (a symlink on the way):
+    the bot's argv and working directory may use either."""
+    if folder is None:
+        return ()
+    real, given = os.path.realpath(folder), os.path.abspath(folder)
+    return (real,) if real == given else (real, given)
+
+
+def _covers(hidden: list[str], bound: Iterable[str], mounted_later: Iterable[str]) -> list[str]:
+    """`--tmpfs` over each hidden folder that lies inside a bound one (elsewhere it is not there to hide),
+    unless it holds a folder mounted after it (the bot's own is bound over it then)."""
+    bound, later = tuple(bound), tuple(mounted_later)
+    args: list[str] = []
+    for path in hidden:
+        if any(_within(path, outer) for outer in bound) and not any(_within(inner, path) for inner in later):
+            args += ["--tmpfs", path]
+    return args
+
+
+@functools.cache
+def _system_arguments() -> tuple[str, ...]:
+    args: list[str] = []
+    for path in SYSTEM:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    for pattern in ETC:
+        for path in sorted(glob.glob(os.path.join("/etc", pattern))):
+            if os.path.exists(path):  # a dangling link would stop bubblewrap
+                args += ["--ro-bind", path, path]
+    return tuple(args)
+
+
+def runtime_dirs(programs: Iterable[str], extra: Iterable[str] = (), protected: Iterable[str] = ()) -> list[str]:
+    """The folders outside the system ones that starting `programs` (and td-runner's Python) needs, to bind
+    read-only: each program (found on PATH when it has no slash) as given and resolved, or the prefix
+    around its `bin` folder; Python's prefixes; td-runner's package; the RUNTIME_HOMES set; `extra`.
+
+    A folder is left out when it is one of `_NEVER`, or holds one of them or the home folder, or holds or
+    lies inside a `protected` path (the bot's own folder, a hidden one: the opponent's, the league's); a
+    folder inside another on the list is dropped."""
+    candidates: list[str] = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
+    candidates.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the runner package
+    candidates += [os.environ[name] for name in RUNTIME_HOMES if os.environ.get(name)]
+    candidates += extra
+    for program in (sys.executable, *programs):
+        found = program if os.sep in program else shutil.which(program)
+        if not found:
+            continue
+        for path in dict.fromkeys((os.path.abspath(found), os.path.realpath(found))):
+            folder = os.path.dirname(path)
+            candidates.append(os.path.dirname(folder) if os.path.basename(folder) == "bin" else path)
+    protected = tuple(os.path.normpath(os.path.abspath(path)) for path in protected)
+    home = os.path.normpath(os.path.expanduser("~"))
+    chosen: list[str] = []
+    for path in sorted({os.path.normpath(os.path.abspath(path)) for path in candidates if path}):
+        if not os.path.exists(path) or _is_system(path) or any(_within(inner, path) for inner in (*_NEVER, home)):
+            continue
+        if any(_within(path, other) or _within(other, path) for other in protected):
+            continue
+        if not any(_within(path, outer) for outer in chosen):
+            chosen.append(path)
+    return chosen
+
+
+def _is_system(path: str) -> bool:
+    """Whether `path` is already visible read-only (under a SYSTEM folder, through its symlink too)."""
+    return any(_within(path, top) or _within(path, os.path.realpath(top)) for top in SYSTEM)
+
+
+def _within(path: str, outer: str) -> bool:
+    """Whether `path` is `outer` or lies under it (both absolute and normalised)."""
+    return path == outer or path.startswith(outer.rstrip(os.sep) + os.sep)
