@@ -270,10 +270,8 @@ def build_sandbox_prefix(plan: BuildPlan, network: bool = False) -> tuple[str, .
     from runner.bots.isolation import _bwrap_path
 
     folder = os.path.abspath(plan.folder)
-    programs = (*(step[0] for step in plan.steps), *(name for name in plan.needs if name in TOOLS and
-                                                    name not in ("venv", "pip")))
-    homes = tuple(path for path in (_rustup_home(),) if path)
-    view = sandbox.View(folder, folder, programs=programs, network=network, read_only=homes)
+    view = sandbox.View(folder, folder, programs=tuple(step[0] for step in plan.steps) + _TOOL_PROGRAMS,
+                        network=network, read_only=_rust_toolchain())
     return (_bwrap_path() or "bwrap", *sandbox.bwrap_arguments(view))
 
 
@@ -289,6 +287,21 @@ def build_environment() -> dict[str, str]:
     if rustup:
         env["RUSTUP_HOME"] = rustup
     return env
+
+
+#: What a build script may call besides its recipe's own tool: the programs of every recipe (cargo apart).
+_TOOL_PROGRAMS = ("mvn", "gradle", "go", "dotnet", "make", "javac", "java", "node", "npm")
+
+
+def _rust_toolchain() -> tuple[str, ...]:
+    """rustup's toolchains and the folder of its `cargo`/`rustc` proxies (rustup's usual ~/.cargo/bin), read-only:
+    the proxies find the toolchain through RUSTUP_HOME. Not all of ~/.cargo (its registry cache and any
+    credentials.toml); a build's own CARGO_HOME is in its private /tmp."""
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        return ()
+    home = _rustup_home()
+    return tuple(path for path in (os.path.dirname(os.path.abspath(cargo)), home) if path)
 
 
 def _rustup_home() -> str | None:
