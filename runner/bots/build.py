@@ -52,7 +52,8 @@ from typing import Any
 import attrs
 
 from runner.bots import sandbox
-from runner.bots.definition import REQUIREMENTS, VENV
+from runner.bots.definition import REQUIREMENTS, VENV, path_problems
+from runner.errors import UserError
 
 #: How many lines of a failed build's output the user is shown.
 TAIL_LINES = 20
@@ -190,7 +191,11 @@ RECIPES: tuple[Recipe, ...] = (
 def plan_build(folder: Path, bot_json: Mapping[str, Any]) -> BuildPlan | None:
     """The build of the bot folder `folder` (whose bot.json holds `bot_json`), or None: nothing to build.
 
-    A `custom` bot whose command runs `{python}` counts as python3."""
+    A `custom` bot whose command runs `{python}` counts as python3. UserError (one line) when a path of the
+    folder leads outside it (a build.sh linked elsewhere would run another folder's script)."""
+    problems = path_problems(folder, dict(bot_json))
+    if problems:
+        raise UserError(f"{Path(folder) / 'bot.json'}: {problems[0]}")
     language = bot_json.get("botLanguage")
     command = bot_json.get("command")
     if language == "custom" and isinstance(command, list) and any("{python}" in str(part) for part in command):

@@ -71,6 +71,21 @@ def check_bot_folder(player_dir: Path, languages: Mapping[str, Sequence[str] | l
     return _examine(player_dir, read_bot_json(player_dir), languages)[1]
 
 
+def path_problems(player_dir: Path, data: dict[str, Any]) -> list[Problem]:
+    """Every path of bot.json (`data`) that leads outside `player_dir` (runner/bots/containment.py), however
+    well the rest of it reads: what `td-runner build` checks before it runs anything of the folder's."""
+    location = data.get("botLocation")
+    location = location if isinstance(location, str) else ""
+    file_name = data.get("botFileName")
+    file_name = file_name if isinstance(file_name, str) else ""
+    bot_dir = _resolve_bot_dir(player_dir, location)
+    command = data.get("command") if data.get("botLanguage") == lang.CUSTOM else None
+    argv = None
+    if isinstance(command, list) and all(isinstance(part, str) for part in command):
+        argv = lang.expand(lang.LaunchTemplate(tuple(command)), file=file_name, directory=str(bot_dir), cores=None)
+    return containment.folder_problems(player_dir, location, bot_dir, file_name, argv)
+
+
 def read_bot_json(player_dir: Path) -> dict[str, Any]:
     """The JSON object in `<player_dir>/bot.json`, unchecked; UserError when there is none."""
     if not player_dir.exists():
