@@ -90,6 +90,7 @@ def bwrap_arguments(view: View) -> tuple[str, ...]:
     for path in own:
         args += ["--bind", own[0], path]
     args += _covers(hidden, own, ())  # hidden folders inside the bot's own: covered after it is bound
+    args += ["--remount-ro", "/"]  # bubblewrap's root is a tmpfs: else a bot could fill memory with files
     args += ["--chdir", view.workdir, "--"]
     return tuple(args)
 
