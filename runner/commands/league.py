@@ -154,6 +154,7 @@ def _run(args: argparse.Namespace, streams) -> int:
     serve = _address(args.serve) if args.serve else None
     _check_proxies(args.trusted_proxy, serve is not None)
     given = _given(args)
+    _choose_sandbox(given, serve is not None, streams.err)  # before the folder is touched: a refusal leaves nothing
     folder: Path = args.folder
     existed = (folder / "league.sqlite").is_file()
     if not existed and "submissions" not in given:
@@ -162,7 +163,8 @@ def _run(args: argparse.Namespace, streams) -> int:
         db = connect(folder, create=True)
         stack.callback(db.close)
         stack.enter_context(_only_runner(folder))
-        _choose_sandbox(db, given, serve is not None, streams.err)
+        if given.get("sandbox"):
+            _keep_sandboxed(db, streams.err)
         settings = claim_checked(db, given, folder, existed)
         rules = _hide_league(prepare_rules(settings), folder)
         if not Path(settings.submissions).is_dir():
@@ -233,17 +235,14 @@ def claim_checked(db: sqlite3.Connection, given: dict[str, Any], folder: Path, e
         raise
 
 
-def _choose_sandbox(db: sqlite3.Connection, given: dict[str, Any], serving: bool, err: Any) -> None:
-    """`--serve` takes code from strangers, so it runs it sandboxed: the sandbox is on (and, in a league
-    started without it, turned on for good: that changes nothing for a bot that stays in its folder) unless
-    the organiser says `--no-sandbox`, which is one warning line; a machine where bubblewrap cannot sandbox
-    is one error line. Sets `given["sandbox"]` accordingly."""
+def _choose_sandbox(given: dict[str, Any], serving: bool, err: Any) -> None:
+    """`--serve` takes code from strangers, so it runs it sandboxed: `given["sandbox"]` is set unless the
+    organiser says `--no-sandbox`, which is one warning line; a machine where bubblewrap cannot sandbox is
+    one error line."""
     import os
 
     from runner.bots.isolation import check_isolation
     from runner.bots.limits import Limits
-    from runner.league.settings import SETTINGS_KEY, LeagueSettings
-    from runner.league.store import get_meta, set_meta, transaction
 
     asked = given.get("sandbox")
     if asked is False:
@@ -262,13 +261,21 @@ def _choose_sandbox(db: sqlite3.Connection, given: dict[str, Any], serving: bool
             raise
         raise UserError(f"--serve runs the bots players upload, sandboxed, but {exc}; pass --no-sandbox to run "
                         "them unsandboxed anyway") from None
+    given["sandbox"] = True
+
+
+def _keep_sandboxed(db: sqlite3.Connection, err: Any) -> None:
+    """A league started without the sandbox and now run with it keeps it for good (the one setting that may
+    change: it changes nothing for a bot that stays in its folder, and a served league needs it)."""
+    from runner.league.settings import SETTINGS_KEY, LeagueSettings
+    from runner.league.store import get_meta, set_meta, transaction
+
     text = get_meta(db, SETTINGS_KEY)
     stored = LeagueSettings.from_json(json.loads(text)) if text else None
     if stored is not None and not stored.sandbox:
         with transaction(db):
             set_meta(db, SETTINGS_KEY, json.dumps({**stored.to_json(), "sandbox": True}, sort_keys=True))
         print("this league runs its bots and builds sandboxed from now on (--sandbox)", file=err, flush=True)
-    given["sandbox"] = True
 
 
 def _hide_league(rules: Any, folder: Path) -> Any:
