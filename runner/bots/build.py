@@ -11,8 +11,10 @@ The recipes are a table, tried in order; the first that applies is the folder's 
     c++ + Makefile                   make
     python3 + requirements.txt       the bot's own venv, see below
 
-Every command runs in the folder that holds bot.json, with the user's environment; none is given a time
-limit (a first Maven or Cargo build downloads for minutes). A folder no recipe applies to has nothing to
+Every command runs in the folder that holds bot.json, with the user's environment (a sandboxed build: the
+bot's allowlist, runner/bots/sandbox.py); none is given a time limit (a first Maven or Cargo build downloads
+for minutes). A folder whose paths lead outside it (a build.sh linked elsewhere) is refused before anything
+runs (runner/bots/containment.py). A folder no recipe applies to has nothing to
 build (JavaScript, or Python without requirements.txt, runs from source).
 
 Python bots and their packages (issue 7). A python3 bot runs with td-runner's own interpreter, which need not

@@ -3,8 +3,9 @@
 The sandbox starts from nothing and adds only what a bot needs (an allowlist, not `/` with holes):
 
 * its own folder (the one holding bot.json), writable, at its own path; the working directory is inside it;
-* a private, size-capped `/tmp` (empty at every start), `/dev` with only null, zero, random, urandom, tty,
-  and `/proc` of its own PID namespace (no other process of the machine is there);
+* a private, size-capped `/tmp` (empty at every start), a read-only `/dev` with only null, zero, full,
+  random, urandom, tty and a 64 MiB `/dev/shm`, and `/proc` of its own PID namespace (no other process of
+  the machine is there); the root of it all is read-only;
 * read-only: the system's programs and libraries (`/usr`, and `/bin`, `/sbin`, `/lib*` as the machine has
   them), a short list of `/etc` entries that programs and language runtimes read (`ETC`: the dynamic
   linker's cache, users and groups, certificates, time zone, name resolution, the JVM's and Maven's
@@ -36,6 +37,9 @@ import attrs
 
 #: The user and group a sandboxed process runs as, inside its user namespace ("nobody").
 UID = GID = 65534
+
+#: The size of the sandbox's /dev/shm (POSIX shared memory and semaphores; /dev itself is read-only).
+SHM_BYTES = 64 << 20
 
 #: The system's program and library folders, bound read-only (a symlink, as /bin -> usr/bin, stays one).
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -76,7 +80,7 @@ def bwrap_arguments(view: View) -> tuple[str, ...]:
         "--die-with-parent", "--new-session", "--cap-drop", "ALL",
     ]  # fmt: skip
     args += _system_arguments()
-    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm"]
     if view.tmp_size:
         args += ["--size", str(view.tmp_size)]
     args += ["--tmpfs", "/tmp"]
@@ -90,7 +94,8 @@ def bwrap_arguments(view: View) -> tuple[str, ...]:
     for path in own:
         args += ["--bind", own[0], path]
     args += _covers(hidden, own, ())  # hidden folders inside the bot's own: covered after it is bound
-    args += ["--remount-ro", "/"]  # bubblewrap's root is a tmpfs: else a bot could fill memory with files
+    # bubblewrap's root and /dev are tmpfs without a size: writable, a bot could fill memory with files
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--chdir", view.workdir, "--"]
     return tuple(args)
 

@@ -48,7 +48,8 @@ class Place:
         home = os.path.expanduser("~")
         read = [str(self.database), str(self.snapshot), str(self.victim / "bot.py"), "/etc/shadow", "/etc/gshadow"]
         write = [str(self.root / "outside.txt"), str(self.victim / "bot.py"), str(self.database),
-                 f"/etc/td-spy-{os.getpid()}", f"/usr/td-spy-{os.getpid()}", f"{home}/td-spy-{os.getpid()}"]
+                 f"/etc/td-spy-{os.getpid()}", f"/usr/td-spy-{os.getpid()}", f"{home}/td-spy-{os.getpid()}",
+                 f"/dev/td-spy-{os.getpid()}"]
         return {"read": read, "list": [str(self.snapshot.parent.parent), str(self.victim.parent), "/root", home,
                                        "/etc/ssl/private"],
                 "write": write if writes else [], "port": self.listener.getsockname()[1]}
