@@ -278,7 +278,7 @@ def build_sandbox_prefix(plan: BuildPlan, network: bool = False) -> tuple[str, .
 
     folder = os.path.abspath(plan.folder)
     view = sandbox.View(folder, folder, programs=tuple(step[0] for step in plan.steps) + _TOOL_PROGRAMS,
-                        network=network, read_only=_rust_toolchain())
+                        network=network, read_only=_rust_toolchain(), etc=sandbox.BUILD_ETC)
     return (_bwrap_path() or "bwrap", *sandbox.bwrap_arguments(view))
 
 

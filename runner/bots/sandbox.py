@@ -7,9 +7,10 @@ The sandbox starts from nothing and adds only what a bot needs (an allowlist, no
   random, urandom, tty and a 64 MiB `/dev/shm`, and `/proc` of its own PID namespace (no other process of
   the machine is there); the root of it all is read-only;
 * read-only: the system's programs and libraries (`/usr`, and `/bin`, `/sbin`, `/lib*` as the machine has
-  them), a short list of `/etc` entries that programs and language runtimes read (`ETC`: the dynamic
-  linker's cache, users and groups, certificates, time zone, name resolution, the JVM's and Maven's
-  configuration; never `shadow`, `gshadow`, `ssl/private`, `sudoers` or `ssh`);
+  them), a short list of `/etc` entries that language runtimes read (`ETC`: the dynamic linker's cache,
+  users and groups, time zone, the JVM's configuration; a build's `BUILD_ETC` adds name resolution,
+  certificates and the build tools' configuration; never `shadow`, `gshadow`, `ssl/private`, `sudoers` or
+  `ssh`);
 * read-only: the runtimes the bot is started with that live elsewhere (`runtime_dirs`): the Python running
   td-runner (its installation or venv, e.g. `~/.pyenv/versions/3.11.7`, never the home folder around it),
   the launch program found on PATH and the prefix around its `bin` folder, `JAVA_HOME`, `GOROOT` and
@@ -44,13 +45,18 @@ SHM_BYTES = 64 << 20
 #: The system's program and library folders, bound read-only (a symlink, as /bin -> usr/bin, stays one).
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 
-#: The /etc entries programs and language runtimes read; glob patterns allowed.
-ETC = (
-    "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "passwd", "group", "nsswitch.conf",
-    "host.conf", "hosts", "resolv.conf", "gai.conf", "services", "protocols", "localtime", "timezone",
-    "os-release", "debian_version", "mime.types", "ssl/certs", "ssl/openssl.cnf", "ca-certificates",
-    "ca-certificates.conf", "java-*", "maven", "mavenrc", "dotnet", "python3", "python3.*",
-)  # fmt: skip
+#: The /etc entries a bot's runtime reads (glob patterns allowed): the dynamic linker's cache, users and
+#: groups, the time zone, the JVM's configuration (Debian links the JDK's conf/ there) and `alternatives`
+#: (/usr/bin/java leads through it), .NET's install location. Each is a bind mount, about half a
+#: millisecond of every sandboxed start, so the list is short.
+ETC = ("ld.so.cache", "alternatives", "passwd", "group", "nsswitch.conf", "localtime", "timezone", "java-*",
+       "dotnet")
+
+#: What a build reads besides: name resolution and certificates (with --build-network), the build tools'
+#: configuration, the dynamic linker's configuration (a linker reads it).
+BUILD_ETC = (*ETC, "ld.so.conf", "ld.so.conf.d", "host.conf", "hosts", "resolv.conf", "gai.conf", "services",
+             "protocols", "os-release", "debian_version", "mime.types", "ssl/certs", "ssl/openssl.cnf",
+             "ca-certificates", "ca-certificates.conf", "maven", "mavenrc", "python3", "python3.*")
 
 #: Environment variables naming a runtime's installation, bound read-only when set.
 RUNTIME_HOMES = ("JAVA_HOME", "GOROOT", "DOTNET_ROOT")
@@ -70,6 +76,7 @@ class View:
     network: bool = False
     tmp_size: int | None = None  # bytes of the private /tmp
     read_only: tuple[str, ...] = ()  # more runtime folders to bind read-only (a build's toolchain homes)
+    etc: tuple[str, ...] = ETC  # the /etc entries shown (BUILD_ETC for a build)
 
 
 def bwrap_arguments(view: View) -> tuple[str, ...]:
@@ -79,7 +86,7 @@ def bwrap_arguments(view: View) -> tuple[str, ...]:
         "--unshare-uts", "--unshare-cgroup-try", *(() if view.network else ("--unshare-net",)),
         "--die-with-parent", "--new-session", "--cap-drop", "ALL",
     ]  # fmt: skip
-    args += _system_arguments()
+    args += _system_arguments(view.etc)
     args += ["--proc", "/proc", "--dev", "/dev", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm"]
     if view.tmp_size:
         args += ["--size", str(view.tmp_size)]
@@ -121,14 +128,14 @@ def _covers(hidden: list[str], bound: Iterable[str], mounted_later: Iterable[str
 
 
 @functools.cache
-def _system_arguments() -> tuple[str, ...]:
+def _system_arguments(etc: tuple[str, ...]) -> tuple[str, ...]:
     args: list[str] = []
     for path in SYSTEM:
         if os.path.islink(path):
             args += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             args += ["--ro-bind", path, path]
-    for pattern in ETC:
+    for pattern in etc:
         for path in sorted(glob.glob(os.path.join("/etc", pattern))):
             if os.path.exists(path):  # a dangling link would stop bubblewrap
                 args += ["--ro-bind", path, path]
@@ -136,6 +143,16 @@ def _system_arguments() -> tuple[str, ...]:
 
 
 def runtime_dirs(programs: Iterable[str], extra: Iterable[str] = (), protected: Iterable[str] = ()) -> list[str]:
+    """See `_runtime_dirs`; remembered (a few ms of PATH look-ups and realpath calls, at every sandboxed start)."""
+    environment = (os.environ.get("PATH", ""), *(os.environ.get(name, "") for name in RUNTIME_HOMES))
+    return list(_runtime_dirs(tuple(programs), tuple(extra), tuple(protected), sys.executable, environment))
+
+
+@functools.lru_cache(maxsize=256)
+def _runtime_dirs(
+    programs: tuple[str, ...], extra: tuple[str, ...], protected: tuple[str, ...], executable: str,
+    environment: tuple[str, ...],  # only a part of the cache's key: PATH and RUNTIME_HOMES, read below
+) -> tuple[str, ...]:
     """The folders outside the system ones that starting `programs` (and td-runner's Python) needs, to bind
     read-only: each program (found on PATH when it has no slash) as given and resolved, or the prefix
     around its `bin` folder; Python's prefixes; td-runner's package; the RUNTIME_HOMES set; `extra`.
@@ -147,7 +164,7 @@ def runtime_dirs(programs: Iterable[str], extra: Iterable[str] = (), protected: 
     candidates.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the runner package
     candidates += [os.environ[name] for name in RUNTIME_HOMES if os.environ.get(name)]
     candidates += extra
-    for program in (sys.executable, *programs):
+    for program in (executable, *programs):
         found = program if os.sep in program else shutil.which(program)
         if not found:
             continue
@@ -164,7 +181,7 @@ def runtime_dirs(programs: Iterable[str], extra: Iterable[str] = (), protected: 
             continue
         if not any(_within(path, outer) for outer in chosen):
             chosen.append(path)
-    return chosen
+    return tuple(chosen)
 
 
 def _is_system(path: str) -> bool:
