@@ -56,6 +56,13 @@ def test_an_escaping_bot_location_is_refused_by_validate_match_and_build(tmp_pat
     assert err.splitlines() == [f"error: {attacker / 'bot.json'}: $.botLocation: {location!r} leads outside the bot folder"]
     code, out, err = cli("build", attacker)
     assert code == 2 and "$.botLocation" in err and len(err.splitlines()) == 1
+    code, out, err = cli("tournament", attacker, victim, "--max-rounds", "1", "--output", tmp_path / "tour")
+    assert code == 0  # a tournament goes on: the folder that cannot start forfeits every match, and says why
+    (warning,) = [line for line in err.splitlines() if "$.botLocation" in line]
+    assert warning.startswith("warning: tiny (attacker) cannot start, it loses every match: ")
+    assert warning.endswith(f"bot.json: $.botLocation: {location!r} leads outside the bot folder")
+    rows = json.loads((tmp_path / "tour" / "standings.json").read_text())["rows"]
+    assert [row["cannot_start"] for row in rows] == [0, 2]
 
 
 def test_bot_file_command_and_build_files_leading_outside_are_refused(tmp_path: Path, victim: Path) -> None:
