@@ -165,6 +165,8 @@ def _runtime_dirs(
     candidates += [os.environ[name] for name in RUNTIME_HOMES if os.environ.get(name)]
     candidates += extra
     for program in (executable, *programs):
+        if os.sep in program and not os.path.isabs(program):
+            continue  # `./bot`: the bot's own file, in its folder (not in the runner's working directory)
         found = program if os.sep in program else shutil.which(program)
         if not found:
             continue

@@ -132,3 +132,14 @@ def test_the_binds_never_open_all_of_tmp(monkeypatch, tmp_path: Path) -> None:
         assert "/tmp" not in sandbox.runtime_dirs([str(bare)])
     finally:
         shutil.rmtree(program.parent.parent)
+
+
+def test_a_relative_program_binds_nothing_of_the_runners_working_directory(monkeypatch, tmp_path: Path) -> None:
+    """`"command": ["./league.sqlite"]` names the bot's own file; resolved against the runner's working
+    directory (a league's folder, say), it would have bound that folder's file into the sandbox."""
+    (tmp_path / "league.sqlite").write_text("secret")
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "tool").write_text("")
+    monkeypatch.chdir(tmp_path)
+    bound = sandbox.runtime_dirs(["./league.sqlite", "bin/tool"])
+    assert not [path for path in bound if path.startswith(str(tmp_path))]
