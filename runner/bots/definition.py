@@ -2,7 +2,8 @@
 
 Every problem is one UserError line naming the file and what is wrong (spec 8.2: the official runner refuses
 to start a match with a missing bot folder or an unknown language; we also refuse a missing interpreter or
-bot file, which the official runner only discovers as a failing bot every round). `load_bot` raises the first;
+bot file, which the official runner only discovers as a failing bot every round, and any path of bot.json
+that leads outside the folder: runner/bots/containment.py). `load_bot` raises the first;
 `check_bot_folder` (`td-runner validate BOT_DIR`) returns them all, so the two can never disagree.
 
 A launch command that uses `{python}` runs the bot's own venv (`<folder>/.venv/bin/python`, made by
