@@ -16,8 +16,8 @@ The sandbox starts from nothing and adds only what a bot needs (an allowlist, no
   the launch program found on PATH and the prefix around its `bin` folder, `JAVA_HOME`, `GOROOT` and
   `DOTNET_ROOT` when set, and td-runner's own package (games ship hosts there: Invaders' koth-js);
 * nothing else: no home folder, no `/root`, no `/home`, `/var`, `/srv`, `/mnt`, `/work`, no league folder,
-  no submissions, no other bot. `hidden` folders (the opponent's, the match log) are covered by an empty
-  tmpfs wherever they would show through what is bound.
+  no submissions, no other bot. No runtime is bound from inside a `hidden` folder (the opponent's, the
+  match log, a league's), and one inside the bot's own folder is covered by an empty tmpfs.
 
 The bot runs as uid/gid 65534 in its own user namespace, with no capabilities, no network (builds get it
 only when asked), its own IPC, host name and session. A runner started as root stays root to the kernel
@@ -96,11 +96,13 @@ def bwrap_arguments(view: View) -> tuple[str, ...]:
     runtimes = runtime_dirs(view.programs, view.read_only, protected)
     for path in runtimes:  # after /tmp's tmpfs: a venv under /tmp stays visible
         args += ["--ro-bind", path, path]
-    hidden = [os.path.abspath(path) for path in view.hidden if os.path.isdir(path)]
-    args += _covers(hidden, runtimes, own)  # hidden folders seen through a runtime: covered
     for path in own:
         args += ["--bind", own[0], path]
-    args += _covers(hidden, own, ())  # hidden folders inside the bot's own: covered after it is bound
+    # no runtime holds or lies in a hidden folder (runtime_dirs): only the bot's own folder may hold one
+    for path in view.hidden:
+        path = os.path.abspath(path)
+        if os.path.isdir(path) and any(_within(path, outer) for outer in own):
+            args += ["--tmpfs", path]
     # bubblewrap's root and /dev are tmpfs without a size: writable, a bot could fill memory with files
     args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--chdir", view.workdir, "--"]
@@ -114,17 +116,6 @@ def _own_paths(folder: str | None) -> tuple[str, ...]:
         return ()
     real, given = os.path.realpath(folder), os.path.abspath(folder)
     return (real,) if real == given else (real, given)
-
-
-def _covers(hidden: list[str], bound: Iterable[str], mounted_later: Iterable[str]) -> list[str]:
-    """`--tmpfs` over each hidden folder that lies inside a bound one (elsewhere it is not there to hide),
-    unless it holds a folder mounted after it (the bot's own is bound over it then)."""
-    bound, later = tuple(bound), tuple(mounted_later)
-    args: list[str] = []
-    for path in hidden:
-        if any(_within(path, outer) for outer in bound) and not any(_within(inner, path) for inner in later):
-            args += ["--tmpfs", path]
-    return args
 
 
 @functools.cache

@@ -143,3 +143,19 @@ def test_a_relative_program_binds_nothing_of_the_runners_working_directory(monke
     monkeypatch.chdir(tmp_path)
     bound = sandbox.runtime_dirs(["./league.sqlite", "bin/tool"])
     assert not [path for path in bound if path.startswith(str(tmp_path))]
+
+
+def test_a_hidden_folder_inside_the_bots_own_is_empty_to_it(tmp_path: Path) -> None:
+    """E.g. `match bot other --output bot/logs`: the log folder sits in the bot's folder, and stays hidden."""
+    try:
+        isolation.check_isolation(SANDBOX)
+    except UserError as exc:
+        pytest.skip(str(exc))
+    folder = write_bot_json(tmp_path / "bot", botLanguage="python3", botFileName="bot.py")
+    (folder / "logs").mkdir()
+    (folder / "logs" / "other-answer.txt").write_text("the opponent's move")
+    (folder / "bot.py").write_text("import os\nprint(sorted(os.listdir('logs')))\nopen('command.txt', 'w').write('1,1,1')\n")
+    limits = Limits(sandbox=True, timeout_ms=20_000, hidden_paths=(str(folder / "logs"),))
+    outcome = run_turn(load_bot(folder), {"state.json": "{}"}, limits)
+    assert (outcome.status, outcome.command, outcome.output.strip()) == (TurnStatus.OK, "1,1,1", "[]")
+    assert (folder / "logs" / "other-answer.txt").is_file()
