@@ -11,8 +11,10 @@ The recipes are a table, tried in order; the first that applies is the folder's 
     c++ + Makefile                   make
     python3 + requirements.txt       the bot's own venv, see below
 
-Every command runs in the folder that holds bot.json, with the user's environment; none is given a time
-limit (a first Maven or Cargo build downloads for minutes). A folder no recipe applies to has nothing to
+Every command runs in the folder that holds bot.json, with the user's environment (a sandboxed build: the
+bot's allowlist, runner/bots/sandbox.py); none is given a time limit (a first Maven or Cargo build downloads
+for minutes). A folder whose paths lead outside it (a build.sh linked elsewhere) is refused before anything
+runs (runner/bots/containment.py). A folder no recipe applies to has nothing to
 build (JavaScript, or Python without requirements.txt, runs from source).
 
 Python bots and their packages (issue 7). A python3 bot runs with td-runner's own interpreter, which need not
@@ -51,7 +53,9 @@ from typing import Any
 
 import attrs
 
-from runner.bots.definition import REQUIREMENTS, VENV
+from runner.bots import sandbox
+from runner.bots.definition import REQUIREMENTS, VENV, path_problems
+from runner.errors import UserError
 
 #: How many lines of a failed build's output the user is shown.
 TAIL_LINES = 20
@@ -189,7 +193,11 @@ RECIPES: tuple[Recipe, ...] = (
 def plan_build(folder: Path, bot_json: Mapping[str, Any]) -> BuildPlan | None:
     """The build of the bot folder `folder` (whose bot.json holds `bot_json`), or None: nothing to build.
 
-    A `custom` bot whose command runs `{python}` counts as python3."""
+    A `custom` bot whose command runs `{python}` counts as python3. UserError (one line) when a path of the
+    folder leads outside it (a build.sh linked elsewhere would run another folder's script)."""
+    problems = path_problems(folder, dict(bot_json))
+    if problems:
+        raise UserError(f"{Path(folder) / 'bot.json'}: {problems[0]}")
     language = bot_json.get("botLanguage")
     command = bot_json.get("command")
     if language == "custom" and isinstance(command, list) and any("{python}" in str(part) for part in command):
@@ -216,12 +224,15 @@ def check_tools(plan: BuildPlan) -> str | None:
     return None
 
 
-def run_build(plan: BuildPlan, *, timeout_s: float | None = None, sandbox: bool = False) -> BuildResult:
+def run_build(
+    plan: BuildPlan, *, timeout_s: float | None = None, sandbox: bool = False, network: bool = False
+) -> BuildResult:
     """Run the plan's steps in its folder; stops at the first that fails. Never raises for a failing build.
 
     `timeout_s` bounds the whole build (its process group is killed when it runs over: a league builds
-    whatever players upload). `sandbox` runs each step under bubblewrap with every folder read-only but the
-    bot's own and a private /tmp (HOME points there); the network stays, since builds download packages."""
+    whatever players upload). `sandbox` runs each step under bubblewrap as a bot runs (runner/bots/sandbox.py:
+    only the bot folder writable, its toolchain read-only, a private /tmp as HOME, an allowlist of
+    environment variables), without network unless `network` (dependency downloads)."""
     started = time.monotonic()
     missing = check_tools(plan)
     if missing is not None:
@@ -229,13 +240,14 @@ def run_build(plan: BuildPlan, *, timeout_s: float | None = None, sandbox: bool 
     made_venv = plan.venv is not None and not plan.venv.exists()
     output: list[str] = []
     problem = None
-    prefix = build_sandbox_prefix(plan.folder) if sandbox else ()
+    prefix = build_sandbox_prefix(plan, network) if sandbox else ()
+    env = build_environment() if sandbox else None
     for step in plan.steps:
         left = None if timeout_s is None else timeout_s - (time.monotonic() - started)
         shown = f"`{shlex.join(_shown(step, plan.folder))}`"
         try:
             process = subprocess.Popen(
-                (*prefix, *step), cwd=plan.folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                (*prefix, *step), cwd=plan.folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
         except OSError as exc:  # e.g. the program vanished between the check and the start
@@ -259,18 +271,50 @@ def run_build(plan: BuildPlan, *, timeout_s: float | None = None, sandbox: bool 
     return BuildResult(plan, problem, "".join(output), time.monotonic() - started)
 
 
-def build_sandbox_prefix(folder: Path) -> tuple[str, ...]:
-    """bubblewrap for a build step: the bot folder writable, the rest read-only, a private /tmp as HOME."""
-    from runner.bots.isolation import _bwrap_path, launch_paths_under_tmp
+def build_sandbox_prefix(plan: BuildPlan, network: bool = False) -> tuple[str, ...]:
+    """bubblewrap for the plan's steps: the bot folder writable, the programs the steps start and the tools
+    the recipe needs visible read-only (with rustup's toolchains), nothing else; the network only if asked."""
+    from runner.bots.isolation import _bwrap_path
 
-    bot_dir = os.path.abspath(folder)
-    launch = [("--ro-bind", path, path) for path in launch_paths_under_tmp(sys.executable)]
-    return (
-        _bwrap_path() or "bwrap", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-        "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-        *(argument for triple in launch for argument in triple),
-        "--bind", bot_dir, bot_dir, "--chdir", bot_dir, "--setenv", "HOME", "/tmp", "--",
-    )  # fmt: skip
+    folder = os.path.abspath(plan.folder)
+    view = sandbox.View(folder, folder, programs=tuple(step[0] for step in plan.steps) + _TOOL_PROGRAMS,
+                        network=network, read_only=_rust_toolchain(), etc=sandbox.BUILD_ETC)
+    return (_bwrap_path() or "bwrap", *sandbox.bwrap_arguments(view))
+
+
+def build_environment() -> dict[str, str]:
+    """A sandboxed build's environment: the bot's allowlist (no secret of the organiser's reaches a build
+    script, whose output is shown on the player's page), HOME and the tools' caches in the private /tmp,
+    and rustup's home, read-only, where the `cargo` on PATH is rustup's."""
+    from runner.bots.isolation import SANDBOX_ENV
+
+    env = {key: value for key, value in os.environ.items() if key in SANDBOX_ENV or key.startswith("LC_")}
+    env.update(HOME="/tmp", TMPDIR="/tmp", GOCACHE="/tmp/go-build", GOPATH="/tmp/go", CARGO_HOME="/tmp/cargo")
+    rustup = _rustup_home()
+    if rustup:
+        env["RUSTUP_HOME"] = rustup
+    return env
+
+
+#: What a build script may call besides its recipe's own tool: the programs of every recipe (cargo apart).
+_TOOL_PROGRAMS = ("mvn", "gradle", "go", "dotnet", "make", "javac", "java", "node", "npm")
+
+
+def _rust_toolchain() -> tuple[str, ...]:
+    """rustup's toolchains and the folder of its `cargo`/`rustc` proxies (rustup's usual ~/.cargo/bin), read-only:
+    the proxies find the toolchain through RUSTUP_HOME. Not all of ~/.cargo (its registry cache and any
+    credentials.toml); a build's own CARGO_HOME is in its private /tmp."""
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        return ()
+    home = _rustup_home()
+    return tuple(path for path in (os.path.dirname(os.path.abspath(cargo)), home) if path)
+
+
+def _rustup_home() -> str | None:
+    """Where rustup keeps its toolchains (`$RUSTUP_HOME`, else ~/.rustup), when there is one."""
+    path = os.environ.get("RUSTUP_HOME") or os.path.expanduser("~/.rustup")
+    return path if os.path.isdir(path) else None
 
 
 def _exit_description(code: int) -> str:

@@ -2,7 +2,8 @@
 
 Every problem is one UserError line naming the file and what is wrong (spec 8.2: the official runner refuses
 to start a match with a missing bot folder or an unknown language; we also refuse a missing interpreter or
-bot file, which the official runner only discovers as a failing bot every round). `load_bot` raises the first;
+bot file, which the official runner only discovers as a failing bot every round, and any path of bot.json
+that leads outside the folder: runner/bots/containment.py). `load_bot` raises the first;
 `check_bot_folder` (`td-runner validate BOT_DIR`) returns them all, so the two can never disagree.
 
 A launch command that uses `{python}` runs the bot's own venv (`<folder>/.venv/bin/python`, made by
@@ -24,6 +25,7 @@ from typing import Any
 import attrs
 
 from runner import schemas
+from runner.bots import containment
 from runner.bots import languages as lang
 from runner.errors import UserError
 from runner.schemas import Problem
@@ -68,6 +70,21 @@ def check_bot_folder(player_dir: Path, languages: Mapping[str, Sequence[str] | l
     Raises UserError only when there is no bot.json object to check (no folder, unreadable, not JSON)."""
     player_dir = Path(player_dir)
     return _examine(player_dir, read_bot_json(player_dir), languages)[1]
+
+
+def path_problems(player_dir: Path, data: dict[str, Any]) -> list[Problem]:
+    """Every path of bot.json (`data`) that leads outside `player_dir` (runner/bots/containment.py), however
+    well the rest of it reads: what `td-runner build` checks before it runs anything of the folder's."""
+    location = data.get("botLocation")
+    location = location if isinstance(location, str) else ""
+    file_name = data.get("botFileName")
+    file_name = file_name if isinstance(file_name, str) else ""
+    bot_dir = _resolve_bot_dir(player_dir, location)
+    command = data.get("command") if data.get("botLanguage") == lang.CUSTOM else None
+    argv = None
+    if isinstance(command, list) and all(isinstance(part, str) for part in command):
+        argv = lang.expand(lang.LaunchTemplate(tuple(command)), file=file_name, directory=str(bot_dir), cores=None)
+    return containment.folder_problems(player_dir, location, bot_dir, file_name, argv)
 
 
 def read_bot_json(player_dir: Path) -> dict[str, Any]:
@@ -129,11 +146,16 @@ def _examine(
         return None, problems
 
     bot_dir = _resolve_bot_dir(player_dir, data["botLocation"])
-    if not bot_dir.is_dir():
-        problems.append(Problem("", f"bot folder {bot_dir} (botLocation {data['botLocation']!r}) does not exist"))
     file_name = data.get("botFileName", "")
     cores = data.get("arguments", {}).get("coreCount")
     template = lang.LaunchTemplate(tuple(data["command"])) if language == lang.CUSTOM else table[language]
+    command = lang.expand(template, file=file_name, directory=str(bot_dir), cores=cores, entry=data.get("entry"))
+    escapes = containment.folder_problems(player_dir, data["botLocation"], bot_dir, file_name,
+                                          command if language == lang.CUSTOM else None)
+    if escapes:  # nothing outside the folder is looked at, not even whether it exists
+        return None, escapes
+    if not bot_dir.is_dir():
+        problems.append(Problem("", f"bot folder {bot_dir} (botLocation {data['botLocation']!r}) does not exist"))
     if cores is None and lang.uses_placeholder(template.argv, "cores"):
         reason = f"the launch command for {language} uses {{cores}} but arguments.coreCount is missing"
         problems.append(Problem("", reason))
@@ -215,13 +237,13 @@ def _resolve_bot_dir(player_dir: Path, location: str) -> Path:
     """Spec 8.2: the player folder string and botLocation joined WITHOUT a separator, made absolute.
 
     Every official bot.json writes "/target"-style locations, so the plain join is a path join. A location
-    without a leading separator ("sub") joins to "playersub" officially; when that does not exist we take
-    the subfolder "player/sub", which is what such a bot.json's author meant.
+    without a leading separator ("sub") joins to "playersub" officially, a sibling of the bot folder, which
+    a bot may not name (runner/bots/containment.py); we take the subfolder "player/sub", which is what such
+    a bot.json's author meant. Whether the result stays inside the folder is containment's to check.
     """
-    joined = Path(os.path.abspath(str(player_dir) + location))
-    if location and not location.startswith(("/", os.sep)) and not joined.is_dir():
+    if location and not location.startswith(("/", os.sep)):
         return Path(os.path.abspath(os.path.join(player_dir, location)))
-    return joined
+    return Path(os.path.abspath(str(player_dir) + location))
 
 
 def _check_bot_file(player_dir: Path, bot_dir: Path, file_name: str) -> str | None:

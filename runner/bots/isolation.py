@@ -26,9 +26,9 @@ The argv of a turn is `[prlimit ...] [unshare ... | bwrap ...] <bot argv>`:
   on a 2-CPU machine under load (an exec there about 3-5 ms), a turn of a `true` bot went from 20-24 ms to
   39-54 ms (median), a Python bot's turn being 250-400 ms there. Root may create the namespace directly;
   others need a user namespace.
-* Sandbox: bubblewrap with its own PID namespace (and its own PID 1, so the bot is not), the file system
-  read-only but the bot folder, a private /tmp, no network. The program that starts the bot, and the
-  Python running td-runner, stay visible read-only when they live under /tmp (a venv made there).
+* Sandbox: bubblewrap with its own PID namespace (and its own PID 1, so the bot is not), as an unprivileged
+  user of its own user namespace, no network; it sees its own folder (writable), a private /tmp and the
+  system's and its runtime's folders read-only, nothing else (runner/bots/sandbox.py lists them).
   bubblewrap reports a death by signal n as exit code 128 + n, so only there an exit code 129-192 reads as
   a signal.
 * Fallback when neither namespace kind is allowed: the bot leads its own process group, which is killed at
@@ -48,13 +48,13 @@ import shlex
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import attrs
 
+from runner.bots import sandbox
 from runner.bots.limits import Limits
 from runner.errors import UserError
 
@@ -64,7 +64,7 @@ MARKER_ENV = "TD_RUNNER_TURN"
 
 
 class Isolation(enum.Enum):
-    SANDBOX = "bubblewrap sandbox (own PID namespace, read-only file system but the bot folder, no network)"
+    SANDBOX = "bubblewrap sandbox (own user and PID namespace, only the bot folder and its runtime visible, no network)"
     PID_NAMESPACE = "own PID namespace per turn"
     PROCESS_GROUP = "process group + marker sweep (no namespaces allowed here)"
 
@@ -77,13 +77,16 @@ class LaunchPlan:
     pass_fds: tuple[int, ...] = ()  # to hand to Popen (the sandbox's info pipe)
 
 
-def plan_launch(limits: Limits, bot_dir: str, info_fd: int | None = None, program: str | None = None) -> LaunchPlan:
+def plan_launch(
+    limits: Limits, bot_dir: str, info_fd: int | None = None, program: str | None = None, folder: str | None = None
+) -> LaunchPlan:
     """The wrapper argv for one turn; UserError when the limits ask for isolation this machine lacks.
 
     `info_fd`: the write end of a pipe (kept open by the caller until the bot's main process has ended)
     that the namespace's PID 1 is reported on: bubblewrap writes JSON to it (pass `plan.pass_fds` to Popen),
     the PID-namespace init's shell writes its PID through /proc (nothing is passed). `open_init` reads it.
-    `program`: the bot's argv[0]; the sandbox keeps it visible when it lives under /tmp.
+    `program`: the bot's argv[0], whose runtime the sandbox shows read-only; `folder`: the bot folder (holding
+    bot.json, default `bot_dir`), the only place the sandbox lets the bot write.
     """
     rlimits = _rlimits(limits)
     prlimit = _prlimit_path()
@@ -95,7 +98,7 @@ def plan_launch(limits: Limits, bot_dir: str, info_fd: int | None = None, progra
     isolation = check_isolation(limits)
     pass_fds: tuple[int, ...] = ()
     if isolation is Isolation.SANDBOX:
-        prefix += _sandbox_prefix(bot_dir, limits, info_fd, program)
+        prefix += _sandbox_prefix(bot_dir, limits, info_fd, program, folder)
         pass_fds = () if info_fd is None else (info_fd,)
     elif isolation is Isolation.PID_NAMESPACE:
         prefix += _namespace_launch(info_fd)
@@ -207,61 +210,14 @@ def _sh_path() -> str:
 
 
 def _sandbox_prefix(
-    bot_dir: str, limits: Limits, info_fd: int | None = None, program: str | None = None
+    bot_dir: str, limits: Limits, info_fd: int | None = None, program: str | None = None, folder: str | None = None
 ) -> tuple[str, ...]:
-    tmp_size = ("--size", str(limits.file_size_bytes)) if limits.file_size_bytes else ()
+    """bubblewrap around one bot: `folder` (the bot folder, default `bot_dir`) writable, its runtime
+    read-only, nothing else (runner/bots/sandbox.py says exactly what)."""
     info = ("--info-fd", str(info_fd)) if info_fd is not None else ()
-    hidden = [("--tmpfs", path) for path in limits.hidden_paths if os.path.isdir(path)]
-    launch = [("--ro-bind", path, path) for path in launch_paths_under_tmp(program)]
-    return (
-        _bwrap_path() or "bwrap",
-        *info,
-        "--die-with-parent", "--new-session",
-        "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-        "--ro-bind", "/", "/",
-        "--dev", "/dev",
-        "--proc", "/proc",
-        *tmp_size, "--tmpfs", "/tmp",
-        *(argument for triple in launch for argument in triple),  # after /tmp's tmpfs, before the hidden ones
-        *(argument for pair in hidden for argument in pair),
-        "--bind", bot_dir, bot_dir,  # after the tmpfs mounts, so a bot folder under one stays visible
-        "--chdir", bot_dir,
-        "--",
-    )  # fmt: skip
-
-
-_TMP = "/tmp"
-
-
-def launch_paths_under_tmp(program: str | None) -> list[str]:
-    """What the sandbox's private /tmp would hide but the bot needs to start, to bind read-only: the
-    program (found on PATH if it has no slash) and the Python running td-runner (python3 bots run it), each
-    as given and with symlinks resolved, with the prefix around its `bin` folder (a venv: pyvenv.cfg and
-    lib/; an interpreter built there: its lib/), and Python's sys.prefix, sys.base_prefix and exec prefixes.
-
-    /tmp itself is never on the list (a program right in /tmp is bound alone), so the rest of /tmp stays
-    private; a path inside another on the list is dropped.
-    """
-    candidates: list[str] = []
-    executables = [sys.executable]
-    if program:
-        found = program if os.sep in program else shutil.which(program)
-        if found:
-            executables.append(os.path.abspath(found))
-    for executable in executables:
-        for path in dict.fromkeys((executable, os.path.realpath(executable))):
-            candidates.append(path)
-            folder = os.path.dirname(path)
-            if os.path.basename(folder) == "bin":
-                candidates.append(os.path.dirname(folder))
-    candidates += [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
-    chosen: list[str] = []
-    for path in sorted({os.path.normpath(os.path.abspath(path)) for path in candidates if path}):
-        if path == _TMP or not path.startswith(_TMP + os.sep) or not os.path.exists(path):
-            continue
-        if not any(path.startswith(outer + os.sep) for outer in chosen):
-            chosen.append(path)
-    return chosen
+    view = sandbox.View(folder or bot_dir, bot_dir, programs=(program,) if program else (),
+                        hidden=limits.hidden_paths, tmp_size=limits.file_size_bytes)
+    return (_bwrap_path() or "bwrap", *info, *sandbox.bwrap_arguments(view))
 
 
 @functools.cache
@@ -304,9 +260,9 @@ def _check_sandbox() -> None:
 @functools.cache
 def _sandbox_problem(bwrap: str) -> str | None:
     """Try the sandbox once per process (about 10 ms): user namespaces may be disabled, for one."""
-    probe = subprocess.run(
-        [*_sandbox_prefix("/", Limits(), program="true"), "true"], capture_output=True, text=True, errors="replace", check=False
-    )
+    view = sandbox.View(None, "/", programs=("true",))
+    probe = subprocess.run([bwrap, *sandbox.bwrap_arguments(view), "true"], capture_output=True, text=True,
+                           errors="replace", check=False)
     if probe.returncode == 0:
         return None
     return (probe.stderr.strip().splitlines() or [f"exit code {probe.returncode}"])[0]

@@ -37,9 +37,11 @@ class Limits:
     # bytes of an answer file read at least (a game may read more: Lanes reads 64 KiB + 1 to tell "too big")
     command_cap_bytes: int = attrs.field(default=64 * KiB, validator=_positive_or_none)
     sandbox: bool = False
-    # sandbox only: folders the bot must not even read, each replaced by an empty tmpfs; give the opponent's
-    # bot folder (both bots run at once: otherwise one could read the other's command.txt as it is written)
-    # and the match log folder
+    # sandbox only: folders the bot must not even read, though the sandbox shows little besides its own
+    # folder (runner/bots/sandbox.py): no runtime is bound from inside them, and one that would show through
+    # a bound folder is covered by an empty tmpfs; give the opponent's bot folder (both bots run at once:
+    # otherwise one could read the other's command.txt as it is written), the match log folder, a league's
+    # folder and submissions
     hidden_paths: tuple[str, ...] = attrs.field(default=(), converter=lambda paths: tuple(map(str, paths)))
     # None: run each turn in its own PID namespace when this machine allows it, else fall back to killing
     # the process group plus a sweep for marked processes; True: insist (UserError if impossible); False:

@@ -112,7 +112,7 @@ class PersistentBot:
             self.info_read, info_write = os.pipe()
         # no CPU-time rlimit: it counts the whole match, not a turn; the wall clock bounds each answer
         plan = isolation.plan_launch(self.limits.persistent(), str(self.bot.bot_dir), info_write,
-                                     program=self.bot.argv[0])
+                                     program=self.bot.argv[0], folder=str(self.bot.player_dir))
         try:
             self.proc = subprocess.Popen(
                 [*plan.prefix, *self.bot.argv],

@@ -15,7 +15,7 @@ import subprocess
 import time
 from collections.abc import Mapping
 
-from runner.bots import isolation
+from runner.bots import containment, isolation
 from runner.bots.command_file import COMMAND_FILE, read_command
 from runner.games.interface import Absent, AnswerFile, AnswerLines
 from runner.bots.definition import BotDefinition
@@ -81,7 +81,7 @@ def _run(bot: BotDefinition, limits: Limits, dir_fd: int, events: list[str], ans
     namespaced = isolation.check_isolation(limits) is not isolation.Isolation.PROCESS_GROUP
     info_read, info_write = os.pipe() if namespaced else (None, None)
     try:
-        plan = isolation.plan_launch(limits, str(bot.bot_dir), info_write, program=bot.argv[0])
+        plan = isolation.plan_launch(limits, str(bot.bot_dir), info_write, program=bot.argv[0], folder=str(bot.player_dir))
         marker = os.urandom(8).hex()
         env = isolation.bot_environment(plan.isolation, marker, bot.unset_env)
         started = time.perf_counter()
@@ -284,7 +284,11 @@ def _kill(pid: int) -> None:
 
 
 def missing_program(bot: BotDefinition) -> str | None:
-    """Checked every turn, because a wrapper cannot tell "could not exec the bot" from "the bot failed"."""
+    """Checked every turn, because a wrapper cannot tell "could not exec the bot" from "the bot failed";
+    and the folder checked again for paths that now lead outside it (runner/bots/containment.py)."""
+    escaped = containment.launch_problem(bot.player_dir, bot.bot_dir, bot.file_name)
+    if escaped:
+        return f"failed to start: {escaped}"
     program = bot.argv[0]
     if os.sep in program:
         path = os.path.join(bot.bot_dir, program)

@@ -12,7 +12,9 @@ from pathlib import Path
 
 from runner.bots.build import BuildPlan, plan_build, run_build
 from runner.bots.definition import read_bot_json
-from runner.errors import ExitCode
+from runner.bots.isolation import check_isolation
+from runner.bots.limits import Limits
+from runner.errors import ExitCode, UserError
 from runner.validate import validate_bot_folder
 
 EXITS = ("exit codes: 0 every bot built (or had nothing to build), 1 a build failed or its tool is missing, "
@@ -22,9 +24,17 @@ EXITS = ("exit codes: 0 every bot built (or had nothing to build), 1 a build fai
 def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.add_argument("folders", nargs="+", type=Path, metavar="BOT_DIR", help="bot folders (holding bot.json)")
     parser.add_argument("--verbose", action="store_true", help="print the whole output of every build")
+    parser.add_argument("--sandbox", action="store_true", help="build under bubblewrap as a bot runs: only the "
+                        "folder writable, its toolchain read-only, nothing else visible, no network")
+    parser.add_argument("--network", action="store_true", help="with --sandbox: let the build use the network "
+                        "(dependency downloads)")
 
 
 def run(args: argparse.Namespace, streams) -> int:
+    if args.network and not args.sandbox:
+        raise UserError("--network is for --sandbox builds (without the sandbox a build has the machine's network)")
+    if args.sandbox:
+        check_isolation(Limits(sandbox=True))  # no bubblewrap: one line before anything is built
     plans: list[tuple[Path, BuildPlan | None]] = []
     for folder in args.folders:
         plans.append((folder, plan_build(folder, read_bot_json(folder))))  # UserError (exit 2) before any build
@@ -39,7 +49,7 @@ def run(args: argparse.Namespace, streams) -> int:
                 failed += 1
             continue
         print(f"{folder}: building ({plan.recipe}: {plan.command})", file=streams.err, flush=True)
-        result = run_build(plan)
+        result = run_build(plan, sandbox=args.sandbox, network=args.network)
         if args.verbose and result.output:
             print(result.output.rstrip("\n"), file=streams.err)
         if not result.ok:

@@ -55,8 +55,12 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     run.add_argument("--startup-ms", type=int, help="persistent bots: limit of the start-up (default 10000)")
     run.add_argument("--match-timeout", type=float, metavar="SECONDS", help="stop a match that runs longer; "
                      "it is recorded as unfinished and not rated")
-    run.add_argument("--sandbox", action="store_true", default=None, help="run bots, and builds of new versions, "
-                     "under bubblewrap")
+    run.add_argument("--sandbox", action=argparse.BooleanOptionalAction, default=None, help="run bots, and builds "
+                     "of new versions, under bubblewrap: each sees its own folder and its runtime only (README: Safety "
+                     "against misbehaving bots); on by default with --serve, which refuses to start without it unless "
+                     "--no-sandbox is given")
+    run.add_argument("--build-network", action="store_true", default=None, help="sandboxed builds may use the "
+                     "network (dependency downloads; fixed at the first run)")
     run.add_argument("--max-upload-mb", type=float, metavar="MB", help="web submissions: the largest archive "
                      "taken (default 20)")
     run.add_argument("--max-unpacked-mb", type=float, metavar="MB", help="web submissions: the most an archive "
@@ -124,7 +128,8 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
                        ("sandbox", args.sandbox), ("match_timeout_s", args.match_timeout),
                        ("table_size", args.table_size), ("seed", args.seed),
                        ("max_upload_mb", args.max_upload_mb), ("max_unpacked_mb", args.max_unpacked_mb),
-                       ("max_files", args.max_files), ("build_timeout_s", args.build_timeout)):
+                       ("max_files", args.max_files), ("build_timeout_s", args.build_timeout),
+                       ("build_network", args.build_network)):
         if value is not None:
             given[key] = value
     game = get_game(given.get("game") or _stored_game(["run", str(args.folder)]) or DEFAULT_GAME)
@@ -149,6 +154,7 @@ def _run(args: argparse.Namespace, streams) -> int:
     serve = _address(args.serve) if args.serve else None
     _check_proxies(args.trusted_proxy, serve is not None)
     given = _given(args)
+    _choose_sandbox(given, serve is not None, streams.err)  # before the folder is touched: a refusal leaves nothing
     folder: Path = args.folder
     existed = (folder / "league.sqlite").is_file()
     if not existed and "submissions" not in given:
@@ -157,8 +163,10 @@ def _run(args: argparse.Namespace, streams) -> int:
         db = connect(folder, create=True)
         stack.callback(db.close)
         stack.enter_context(_only_runner(folder))
+        if given.get("sandbox"):
+            _keep_sandboxed(db, streams.err)
         settings = claim_checked(db, given, folder, existed)
-        rules = prepare_rules(settings)
+        rules = _hide_league(prepare_rules(settings), folder)
         if not Path(settings.submissions).is_dir():
             raise UserError(f"{settings.submissions}: the league's submissions folder is gone")
         workers = args.workers or default_workers(len(rules.seats))
@@ -228,6 +236,60 @@ def claim_checked(db: sqlite3.Connection, given: dict[str, Any], folder: Path, e
             with contextlib.suppress(OSError):
                 folder.rmdir()  # made by this call: a typo leaves no trace
         raise
+
+
+def _choose_sandbox(given: dict[str, Any], serving: bool, err: Any) -> None:
+    """`--serve` takes code from strangers, so it runs it sandboxed: `given["sandbox"]` is set unless the
+    organiser says `--no-sandbox`, which is one warning line; a machine where bubblewrap cannot sandbox is
+    one error line."""
+    import os
+
+    from runner.bots.isolation import check_isolation
+    from runner.bots.limits import Limits
+
+    asked = given.get("sandbox")
+    if asked is False:
+        if serving:
+            who = "root" if os.geteuid() == 0 else "this user"
+            print(f"warning: --no-sandbox: the bots players upload, and their build scripts, run as {who} with "
+                  f"{who}'s rights: they can read and change this league's database, every player's bot and any "
+                  "file it can, and use the network", file=err, flush=True)
+        return
+    if not asked and not serving:
+        return
+    try:
+        check_isolation(Limits(sandbox=True))
+    except UserError as exc:
+        if asked:
+            raise
+        raise UserError(f"--serve runs the bots players upload, sandboxed, but {exc}; pass --no-sandbox to run "
+                        "them unsandboxed anyway") from None
+    given["sandbox"] = True
+
+
+def _keep_sandboxed(db: sqlite3.Connection, err: Any) -> None:
+    """A league started without the sandbox and now run with it keeps it for good (the one setting that may
+    change: it changes nothing for a bot that stays in its folder, and a served league needs it)."""
+    from runner.league.settings import SETTINGS_KEY, LeagueSettings
+    from runner.league.store import get_meta, set_meta, transaction
+
+    text = get_meta(db, SETTINGS_KEY)
+    stored = LeagueSettings.from_json(json.loads(text)) if text else None
+    if stored is not None and not stored.sandbox:
+        with transaction(db):
+            set_meta(db, SETTINGS_KEY, json.dumps({**stored.to_json(), "sandbox": True}, sort_keys=True))
+        print("this league runs its bots and builds sandboxed from now on (--sandbox)", file=err, flush=True)
+
+
+def _hide_league(rules: Any, folder: Path) -> Any:
+    """In the sandbox, the league folder and the submissions are among the bots' hidden paths: no runtime a
+    bot names (a custom command's interpreter) is bound from inside them (runner/bots/sandbox.py)."""
+    import attrs
+
+    if not rules.settings.sandbox:
+        return rules
+    hidden = (*rules.limits.hidden_paths, str(folder.resolve()), rules.settings.submissions)
+    return attrs.evolve(rules, limits=attrs.evolve(rules.limits, hidden_paths=hidden))
 
 
 @contextlib.contextmanager

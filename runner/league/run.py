@@ -113,7 +113,7 @@ class League:
         ignored = tuple(sorted(set(_runtime_files(game, rules.config, rules.options, len(rules.seats)))))
         self.ignored = ignored
         self.registrar = Registrar(db, folder, self.submissions, game.name, rules.roles, ignored, log,
-                                   rules.settings.build_timeout_s, rules.settings.sandbox)
+                                   rules.settings.build_timeout_s, rules.settings.sandbox, rules.settings.build_network)
         self.book: RatingBook = load_book(db, rules.sides)
         self.in_flight: dict[int, InFlight] = {}
         self.meetings: dict[tuple[int, int], int] = {}

@@ -102,12 +102,13 @@ class Registrar:
 
     def __init__(self, connection: sqlite3.Connection, folder: Path, submissions: Path, game: str,
                  roles: tuple[str, ...], ignored: tuple[str, ...], log: Callable[[str], None],
-                 build_timeout_s: float | None = None, sandbox: bool = False) -> None:
+                 build_timeout_s: float | None = None, sandbox: bool = False, build_network: bool = False) -> None:
         self.connection = connection
         self.folder = folder  # the league folder
         self.submissions = submissions
         self.build_timeout_s = build_timeout_s
         self.sandbox = sandbox
+        self.build_network = build_network  # sandboxed builds only; unsandboxed ones have the machine's
         self.game = game
         self.roles = roles
         self.ignored = ignored
@@ -370,7 +371,7 @@ class Registrar:
         self.connection.execute("UPDATE versions SET status = ? WHERE id = ?", (BUILDING, new.version))
 
         def build() -> None:
-            result = run_build(plan, timeout_s=self.build_timeout_s, sandbox=self.sandbox)
+            result = run_build(plan, timeout_s=self.build_timeout_s, sandbox=self.sandbox, network=self.build_network)
             with self._lock:
                 self._builds.append((new.version, new.player, result.problem, result.output))
 

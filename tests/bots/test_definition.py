@@ -120,11 +120,15 @@ def test_bot_location_forms(tmp_path: Path, location: str) -> None:
     assert load_bot(folder).bot_dir == target
 
 
-def test_bot_location_is_joined_without_a_separator_like_the_official_runner(tmp_path: Path) -> None:
+def test_bot_location_without_a_separator_is_a_subfolder_never_a_sibling(tmp_path: Path) -> None:
+    """The official runner joins "-build" to "bot-build", a sibling: a folder outside the bot's (issue 31)."""
     folder = python_folder(tmp_path, botLocation="-build")
     (tmp_path / "bot-build").mkdir()
     (tmp_path / "bot-build" / "bot.py").write_text("")
-    assert load_bot(folder).bot_dir == tmp_path / "bot-build"
+    assert "bot/-build (botLocation '-build') does not exist" in error_of(folder)
+    (folder / "-build").mkdir()
+    (folder / "-build" / "bot.py").write_text("")
+    assert load_bot(folder).bot_dir == folder / "-build"
 
 
 def test_missing_bot_location_folder(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from botfolders import write_bot_json
 
-from runner.bots import isolation
+from runner.bots import isolation, sandbox
 from runner.bots.definition import load_bot
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnStatus
@@ -92,14 +92,14 @@ def test_a_program_in_a_venv_under_tmp_runs_sandboxed(place: Path) -> None:
 #: sandboxed, and one with the read-only binds taken away (what the runner did before).
 AS_RUNNER = """
 import json, sys
-from runner.bots import isolation
+from runner.bots import sandbox
 from runner.bots.definition import load_bot
 from runner.bots.limits import Limits
 from runner.bots.process import run_turn
 bot = load_bot(sys.argv[1])
 limits = Limits(sandbox=True, timeout_ms=20_000)
 fixed = run_turn(bot, {"state.json": "{}"}, limits)
-isolation.launch_paths_under_tmp = lambda program: []
+sandbox.runtime_dirs = lambda programs, extra=(), protected=(): []
 before = run_turn(bot, {"state.json": "{}"}, limits)
 print(json.dumps([[o.status.name, o.command, o.output] for o in (fixed, before)]))
 """
@@ -114,18 +114,48 @@ def test_python3_bots_of_a_runner_installed_in_a_venv_under_tmp(place: Path) -> 
     (status, command, output), (status_before, _, output_before) = json.loads(run.stdout)
     assert (status, command) == ("OK", "1,2,3")
     check_probe(output, place)
-    assert status_before == "CRASH" and "execvp" in output_before  # the issue, reproduced without the binds
+    assert status_before == "CRASH" and "execvp" in output_before, output_before  # the issue, reproduced without the binds
 
 
 def test_the_binds_never_open_all_of_tmp(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "executable", "/tmp/python3")
     for name in ("prefix", "base_prefix", "exec_prefix", "base_exec_prefix"):
         monkeypatch.setattr(sys, name, "/tmp")
-    assert isolation.launch_paths_under_tmp(None) == []  # /tmp/python3 does not exist: nothing to bind
+    assert not [path for path in sandbox.runtime_dirs(()) if path.startswith("/tmp")]  # /tmp/python3: absent
     program = Path("/tmp") / f"td-bin-{os.getpid()}" / "bin" / "tool"
     program.parent.mkdir(parents=True)
     try:
         program.write_text("")
-        assert isolation.launch_paths_under_tmp(str(program)) == [str(program.parent.parent)]
+        assert [path for path in sandbox.runtime_dirs([str(program)]) if path.startswith("/tmp")] == [
+            str(program.parent.parent)]
+        bare = Path("/tmp/bin/tool")  # its prefix would be /tmp itself: never bound
+        assert "/tmp" not in sandbox.runtime_dirs([str(bare)])
     finally:
         shutil.rmtree(program.parent.parent)
+
+
+def test_a_relative_program_binds_nothing_of_the_runners_working_directory(monkeypatch, tmp_path: Path) -> None:
+    """`"command": ["./league.sqlite"]` names the bot's own file; resolved against the runner's working
+    directory (a league's folder, say), it would have bound that folder's file into the sandbox."""
+    (tmp_path / "league.sqlite").write_text("secret")
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "tool").write_text("")
+    monkeypatch.chdir(tmp_path)
+    bound = sandbox.runtime_dirs(["./league.sqlite", "bin/tool"])
+    assert not [path for path in bound if path.startswith(str(tmp_path))]
+
+
+def test_a_hidden_folder_inside_the_bots_own_is_empty_to_it(tmp_path: Path) -> None:
+    """E.g. `match bot other --output bot/logs`: the log folder sits in the bot's folder, and stays hidden."""
+    try:
+        isolation.check_isolation(SANDBOX)
+    except UserError as exc:
+        pytest.skip(str(exc))
+    folder = write_bot_json(tmp_path / "bot", botLanguage="python3", botFileName="bot.py")
+    (folder / "logs").mkdir()
+    (folder / "logs" / "other-answer.txt").write_text("the opponent's move")
+    (folder / "bot.py").write_text("import os\nprint(sorted(os.listdir('logs')))\nopen('command.txt', 'w').write('1,1,1')\n")
+    limits = Limits(sandbox=True, timeout_ms=20_000, hidden_paths=(str(folder / "logs"),))
+    outcome = run_turn(load_bot(folder), {"state.json": "{}"}, limits)
+    assert (outcome.status, outcome.command, outcome.output.strip()) == (TurnStatus.OK, "1,1,1", "[]")
+    assert (folder / "logs" / "other-answer.txt").is_file()
