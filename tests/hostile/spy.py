@@ -58,6 +58,14 @@ def other_processes():
     return found
 
 
+def fresh(path):
+    """`path` made free to write: in a league a seat's shipped files (the build's included) are read-only hard
+    links to the version's snapshot, so a bot replaces such a file rather than writing into it."""
+    if os.path.exists(path):
+        os.unlink(path)
+    return path
+
+
 def main():
     with open(os.path.join(HERE, "targets.json")) as handle:
         targets = json.load(handle)
@@ -69,9 +77,9 @@ def main():
         "write": {path: attempt(lambda path=path: write(path)) for path in targets["write"]},
         "network": attempt(lambda: connect(targets["port"])),
         "processes": other_processes(),
-        "own": attempt(lambda: write(os.path.join(HERE, "scratch.txt"))),
+        "own": attempt(lambda: write(fresh(os.path.join(HERE, "scratch.txt")))),
     }
-    with open(os.path.join(HERE, "spy-report.json"), "w") as handle:
+    with open(fresh(os.path.join(HERE, "spy-report.json")), "w") as handle:
         json.dump(report, handle)
     print("SPY-REPORT " + json.dumps(report), flush=True)
     if sys.argv[1:] != ["build"]:
