@@ -45,6 +45,7 @@ class LeagueSettings:
     max_unpacked_mb: float = 200
     max_files: int = 2000
     build_timeout_s: float = 600
+    uploads_per_hour: int = 20  # accepted uploads per player per hour (`POST /submit`)
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
