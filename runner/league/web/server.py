@@ -143,11 +143,27 @@ def check_league(folder: Path) -> None:
 def _server(app: LeagueApp) -> object:
     import uvicorn
 
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self):  # type: ignore[no-untyped-def]
+            """Ctrl-C and SIGTERM stop the server, which then exits 0 as `league run` does (uvicorn's own
+            handlers raise the signal again once stopped: a KeyboardInterrupt, exit code 130)."""
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            stop = lambda signum, frame: setattr(self, "should_exit", True)  # noqa: E731
+            previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+            try:
+                yield
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+
     logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
     config = uvicorn.Config(app, http=_guarded_h11(), loop="asyncio", lifespan="off", ws="none",
                             log_config=None, access_log=False, limit_concurrency=CONNECTIONS, backlog=BACKLOG,
                             timeout_keep_alive=5, timeout_graceful_shutdown=1, server_header=False)
-    return uvicorn.Server(config)
+    return Server(config)
 
 
 class WebServer:
