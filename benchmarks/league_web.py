@@ -113,6 +113,11 @@ def play(folder: Path, seconds: float, recorded: list[tuple[float, int]] | None 
     return stats.played / stats.wall_seconds * 60
 
 
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def peak_rss(pid: int, stop: threading.Event, peak: list[float]) -> None:
     while not stop.is_set():
         try:
@@ -136,30 +141,42 @@ class Load:
         self.cut = 0  # slow sockets the server closed
         self.end = 0.0
 
-    async def get(self, path: str, etag: str | None = None) -> tuple[int, str | None]:
-        reader, writer = await asyncio.open_connection(self.host, self.port)
+    async def get(self, path: str, etag: str | None, connection: list) -> tuple[int, str | None]:
+        """GET over the client's kept-alive connection (`connection`: [reader, writer], opened when empty), as a
+        browser does."""
+        if not connection:
+            connection += await asyncio.open_connection(self.host, self.port)
+        reader, writer = connection
         try:
             extra = f"If-None-Match: {etag}\r\n" if etag else ""
-            writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n{extra}"
-                         "Connection: close\r\n\r\n".encode())
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n{extra}\r\n".encode())
             status_line = await reader.readline()
+            if not status_line:
+                raise ConnectionError("closed by the server")
             status = int(status_line.split()[1])
-            length, tag = 0, None
+            length, tag, close = 0, None, False
             while (line := await reader.readline()) not in (b"\r\n", b""):
                 name, _, value = line.decode("latin-1").partition(":")
                 if name.lower() == "content-length":
                     length = int(value)
                 elif name.lower() == "etag":
                     tag = value.strip()
+                elif name.lower() == "connection" and "close" in value.lower():
+                    close = True
             await reader.readexactly(length)
-            return status, tag
-        finally:
+        except BaseException:
             writer.close()
+            connection.clear()
+            raise
+        if close:
+            writer.close()
+            connection.clear()
+        return status, tag
 
-    async def timed(self, kind: str, path: str, etag: str | None = None) -> str | None:
+    async def timed(self, kind: str, path: str, etag: str | None = None, connection: list | None = None) -> str | None:
         started = time.monotonic()
         try:
-            status, tag = await asyncio.wait_for(self.get(path, etag), 30)
+            status, tag = await asyncio.wait_for(self.get(path, etag, [] if connection is None else connection), 30)
             if status not in (200, 304):
                 raise RuntimeError(f"HTTP {status}")
         except Exception as exc:  # noqa: BLE001 (counted, by kind)
@@ -172,11 +189,14 @@ class Load:
     async def loader(self) -> None:
         kinds = list(KINDS)
         random.shuffle(kinds)
+        connection: list = []
         while time.monotonic() < self.end:
             for kind in kinds:
                 if time.monotonic() >= self.end:
-                    return
-                await self.timed(kind, random.choice(self.paths[kind]))
+                    break
+                await self.timed(kind, random.choice(self.paths[kind]), None, connection)
+        if connection:
+            connection[1].close()
 
     async def tab(self) -> None:
         """A browser tab on a live page: the event stream, and a reload (with its ETag) at most every 5 s."""
@@ -220,17 +240,10 @@ class Load:
             try:
                 reader, writer = await asyncio.open_connection(self.host, self.port)
                 writer.write(b"GET / HTTP/1.1\r\n")
-                while time.monotonic() < self.end:
+                while time.monotonic() < self.end and not reader.at_eof():  # at_eof: the server closed it
                     await asyncio.sleep(1)
                     writer.write(b"X")
                     await writer.drain()
-                    if reader.at_eof():
-                        break
-                    try:
-                        if await asyncio.wait_for(reader.read(1), 0.001) == b"":
-                            break
-                    except asyncio.TimeoutError:
-                        pass
                 self.cut += time.monotonic() < self.end
                 writer.close()
             except OSError:
@@ -278,6 +291,7 @@ def main() -> None:
     parser.add_argument("--tabs", type=int, default=300)
     parser.add_argument("--loaders", type=int, default=50)
     parser.add_argument("--slow", type=int, default=500)
+    parser.add_argument("--clients", type=int, default=2, help="load processes sharing the tabs, loaders, sockets")
     parser.add_argument("--load", help=argparse.SUPPRESS)  # the load process: the server's URL
     parser.add_argument("--paths", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -310,19 +324,28 @@ def main() -> None:
         stop, peak = threading.Event(), [0.0]
         sampler = threading.Thread(target=peak_rss, args=(server.pid, stop, peak), daemon=True)
         sampler.start()
-        load = subprocess.Popen([sys.executable, __file__, "--load", url, "--paths", str(root / "paths.json"),
-                                 "--seconds", str(args.seconds), "--tabs", str(args.tabs), "--loaders",
-                                 str(args.loaders), "--slow", str(args.slow)], env=env, stdout=subprocess.PIPE,
-                                text=True)
+        share = lambda total, n: total // args.clients + (n < total % args.clients)  # noqa: E731
+        loads = [subprocess.Popen([sys.executable, __file__, "--load", url, "--paths", str(root / "paths.json"),
+                                   "--seconds", str(args.seconds), "--tabs", str(share(args.tabs, n)), "--loaders",
+                                   str(share(args.loaders, n)), "--slow", str(share(args.slow, n))], env=env,
+                                  stdout=subprocess.PIPE, text=True) for n in range(args.clients)]
         recorded: list[tuple[float, int]] = []
+        cpu_before, started = cpu_seconds(server.pid), time.monotonic()
         loaded = play(folder, args.seconds, recorded)
-        result = json.loads(load.communicate()[0])
+        results = [json.loads(load.communicate()[0]) for load in loads]
+        server_cpu = (cpu_seconds(server.pid) - cpu_before) / (time.monotonic() - started)
         stop.set()
         server.terminate()
         server.wait(timeout=30)
         after = play(folder, args.seconds)
         print(f"loaded: {loaded:.1f} matches/min; unloaded again: {after:.1f} matches/min", flush=True)
 
+    result = {"times": {kind: [t for r in results for t in r["times"][kind]] for kind in results[0]["times"]},
+              "heard": [h for r in results for h in r["heard"]], "cut": sum(r["cut"] for r in results), "failed": {}}
+    for r in results:
+        for name, count in r["failed"].items():
+            result["failed"][name] = result["failed"].get(name, 0) + count
+    requests = sum(len(values) for values in result["times"].values())
     when = {match: at for at, match in recorded}
     updates = [at - when[match] for at, match in result["heard"] if match in when and at >= when[match]]
     print(f"\n{args.tabs} tabs, {args.loaders} loaders, {args.slow} slow sockets, {args.seconds:.0f} s; "
@@ -337,7 +360,9 @@ def main() -> None:
     unloaded = statistics.mean((before, after))
     print(f"league: {unloaded:.1f} matches/min unloaded (mean of {before:.1f} and {after:.1f}), {loaded:.1f} loaded "
           f"({(loaded / unloaded - 1) * 100:+.1f}%)")
-    print(f"server peak memory (RSS): {peak[0]:.0f} MB")
+    print(f"server peak memory (RSS): {peak[0]:.0f} MB; server CPU {server_cpu * 100:.0f}% of a core while loaded "
+          f"({requests} page requests, {server_cpu * args.seconds / max(1, requests) * 1000:.2f} ms of CPU each "
+          "including the streams and slow sockets)")
 
 
 if __name__ == "__main__":
