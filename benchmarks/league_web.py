@@ -174,15 +174,20 @@ class Load:
         return status, tag
 
     async def timed(self, kind: str, path: str, etag: str | None = None, connection: list | None = None) -> str | None:
+        """GET `path` (over `connection`, else a connection of its own, closed after), its time by kind."""
         started = time.monotonic()
+        own: list = []
         try:
-            status, tag = await asyncio.wait_for(self.get(path, etag, [] if connection is None else connection), 30)
+            status, tag = await asyncio.wait_for(self.get(path, etag, own if connection is None else connection), 30)
             if status not in (200, 304):
                 raise RuntimeError(f"HTTP {status}")
         except Exception as exc:  # noqa: BLE001 (counted, by kind)
             name = f"{kind}: {type(exc).__name__} {exc}".strip()
             self.failed[name] = self.failed.get(name, 0) + 1
             return None
+        finally:
+            if own:
+                own[1].close()
         self.times[kind].append(time.monotonic() - started)
         return tag
 
@@ -265,7 +270,8 @@ def load_main(args: argparse.Namespace) -> None:
     host, port = args.load.split("//")[1].rstrip("/").split(":")
     load = Load(host, int(port), json.loads(Path(args.paths).read_text()), args.seconds)
     asyncio.run(load.run(args.tabs, args.loaders, args.slow))
-    print(json.dumps({"times": load.times, "heard": load.heard, "failed": load.failed, "cut": load.cut}))
+    print(json.dumps({"times": load.times, "heard": load.heard, "failed": load.failed, "cut": load.cut,
+                      "cpu": time.process_time()}))
 
 
 # --- the whole run ------------------------------------------------------------------------------------------------
@@ -346,6 +352,7 @@ def main() -> None:
         for name, count in r["failed"].items():
             result["failed"][name] = result["failed"].get(name, 0) + count
     requests = sum(len(values) for values in result["times"].values())
+    load_cpu = sum(r["cpu"] for r in results) / args.seconds
     when = {match: at for at, match in recorded}
     updates = [at - when[match] for at, match in result["heard"] if match in when and at >= when[match]]
     print(f"\n{args.tabs} tabs, {args.loaders} loaders, {args.slow} slow sockets, {args.seconds:.0f} s; "
@@ -363,6 +370,8 @@ def main() -> None:
     print(f"server peak memory (RSS): {peak[0]:.0f} MB; server CPU {server_cpu * 100:.0f}% of a core while loaded "
           f"({requests} page requests, {server_cpu * args.seconds / max(1, requests) * 1000:.2f} ms of CPU each "
           "including the streams and slow sockets)")
+    print(f"the load processes' own CPU: {load_cpu * 100:.0f}% of a core (on the same 2 cores as the league and "
+          f"the server); machine load average at the end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

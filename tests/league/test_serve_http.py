@@ -242,3 +242,32 @@ def test_what_a_bot_prints_shows_only_to_its_signed_in_player(tmp_path: Path) ->
         assert MARKER not in fetch(f"/{player_path('loud')}", "td_league=wrong-token")
     finally:
         web.close()
+
+
+def test_a_client_that_stops_reading_is_cut_off(league, monkeypatch) -> None:
+    """An answer the client does not read fills the socket's buffers; after STALLED_S the server drops it."""
+    from runner.league.store import connect
+    from runner.league.web import server as web_server
+
+    web, folder, subs, tokens = league
+    monkeypatch.setattr(web_server, "STALLED_S", 1.0)
+    (folder / "matches" / "000001").mkdir(parents=True)
+    db = connect(folder)
+    db.execute("INSERT INTO matches (id, task, seed, finished, end_reason, rounds, draw, wall_seconds, cpu_seconds, "
+               "log) VALUES (1, 1, 1, 1.8e9, 'max_rounds', 4, 1, 1.0, 0.01, 'matches/000001')")
+    db.close()
+    (folder / "replays").mkdir()
+    size = 64 * MB  # more than loopback's socket buffers hold
+    (folder / "replays" / "1.html.gz").write_bytes(os.urandom(size))
+    sock = socket.create_connection(address(web), timeout=10)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+    sock.sendall(b"GET /matches/1/replay.html HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
+    time.sleep(4)  # reading nothing
+    received = 0
+    try:
+        received = len(answer(sock, timeout=10))
+    except OSError:  # reset: the server aborted the connection
+        pass
+    sock.close()
+    assert received < size
+    assert post(web, make_zip(GOOD), tokens["ann"])[0] == 200  # the server goes on

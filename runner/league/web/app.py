@@ -89,6 +89,7 @@ class LeagueApp:
         self.key = ""
         self.stopping = False
         self._changed: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._poller: asyncio.Task | None = None
         self._cached: dict[str, Rendered] = {}
         self._rendering: dict[str, asyncio.Future] = {}
@@ -109,9 +110,13 @@ class LeagueApp:
         return db
 
     def close(self) -> None:
+        """Stop the streams (from any thread) and the render threads."""
         self.stopping = True
-        if self._changed is not None:
-            self._changed.set()
+        if self._loop is not None and self._changed is not None:
+            try:
+                self._loop.call_soon_threadsafe(self._changed.set)
+            except RuntimeError:  # the loop has ended already
+                pass
         self._threads.shutdown(wait=False, cancel_futures=True)
 
     def settings(self) -> LeagueSettings | None:
@@ -134,7 +139,8 @@ class LeagueApp:
         self._changed = asyncio.Event()
         self._uploads = asyncio.Semaphore(UPLOADS_AT_ONCE)
         self.key = state_key(self.db())
-        self._poller = asyncio.get_running_loop().create_task(self._poll())
+        self._loop = asyncio.get_running_loop()
+        self._poller = self._loop.create_task(self._poll())
 
     async def _poll(self) -> None:
         """The one reader of the state key that every live tab's stream waits on."""
