@@ -168,6 +168,8 @@ def _run(args: argparse.Namespace, streams) -> int:
         raise UserError(f"--max-matches must be at least 1, got {args.max_matches}")
     serve = _address(args.serve) if args.serve else None
     _check_proxies(args.trusted_proxy, serve is not None)
+    if serve is not None:
+        _need_uvicorn()
     given = _given(args)
     folder: Path = args.folder
     existed = (folder / "league.sqlite").is_file()
@@ -239,10 +241,7 @@ def _serve(args: argparse.Namespace, streams) -> int:
     if args.fd is None and not 0 <= args.port < 65536:
         raise UserError(f"--port {args.port}: the port must be 0-65535")
     check_league(args.folder)
-    try:
-        import uvicorn  # noqa: F401
-    except ImportError:
-        raise UserError("league serve needs uvicorn: pip install 'td-runner[league]'") from None
+    _need_uvicorn()
     if args.fd is not None:
         sock = socket.socket(fileno=args.fd)
     else:
@@ -254,6 +253,13 @@ def _serve(args: argparse.Namespace, streams) -> int:
                   flush=True)
     serve(args.folder, sock, args.trusted_proxy, parent=args.parent)
     return ExitCode.OK
+
+
+def _need_uvicorn() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("uvicorn") is None:
+        raise UserError("serving the league's pages needs uvicorn: pip install 'td-runner[league]'")
 
 
 def claim_checked(db: sqlite3.Connection, given: dict[str, Any], folder: Path, existed: bool) -> Any:

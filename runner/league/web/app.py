@@ -1,8 +1,8 @@
 """The league's web app: a small ASGI application (served by uvicorn, see server.py) over the routes of site.py.
 
 Work is done once, not per request: a page is rendered when it is first asked for after the league changed
-(the state key: the newest match's and event's ids), on a worker thread, once however many ask at the same
-moment, then served from memory with an ETag (304 when the browser has it) and `Cache-Control: public,
+(the state key: the newest match's and event's ids; at most every RENDER_EVERY_S however fast matches
+finish), on a worker thread, once however many ask at the same moment, then served from memory with an ETag (304 when the browser has it) and `Cache-Control: public,
 max-age=2`, which a reverse proxy may honour. Live pages hear of changes through one server-sent-events stream
 per tab (`/updates`), fed by one task that reads the state key twice a second for all of them; an idle tab
 costs an open socket. Replays are files the league wrote (`DIR/replays/<id>.html.gz`), sent compressed to
@@ -49,6 +49,9 @@ TEXT = "text/plain; charset=utf-8"
 #: How often the one state reader looks for a change, and how often an idle stream sends a comment (so
 #: proxies and browsers keep it open, and a dead peer is found).
 POLL_S, HEARTBEAT_S = 0.5, 20.0
+#: A kept page is rendered again at most this often (matches may finish several times a second; a page a
+#: fraction of a second old is as good, and a live tab reloads every few seconds at most).
+RENDER_EVERY_S = 0.5
 #: An upload's body: each chunk must come within BODY_CHUNK_S, the whole body within BODY_TOTAL_S.
 BODY_CHUNK_S, BODY_TOTAL_S = 30.0, 300.0
 #: A sign-in form's body is small.
@@ -69,6 +72,7 @@ class Rendered:
     key: str
     response: Response
     etag: str
+    at: float  # time.monotonic() when its render began
 
 
 class BodyProblem(Exception):
@@ -195,7 +199,7 @@ class LeagueApp:
             return
         key = state_key(self.db())
         rendered = self._cached.get(path)
-        if rendered is None or rendered.key != key:
+        if rendered is None or (rendered.key != key and time.monotonic() - rendered.at >= RENDER_EVERY_S):
             rendered = await self._render_once(path, key)
         vary = [("vary", "Cookie")] if PLAYER.fullmatch(path) else []
         if rendered.response.status != 200:
@@ -215,8 +219,9 @@ class LeagueApp:
         future = asyncio.get_running_loop().create_future()
         self._rendering[path] = future
         try:
+            began = time.monotonic()
             response = await self._run(self._render, path, None)
-            rendered = Rendered(key, response, f'"{hashlib.sha1(response.body).hexdigest()[:20]}"')
+            rendered = Rendered(key, response, f'"{hashlib.sha1(response.body).hexdigest()[:20]}"', began)
             if response.status == 200 and (path in PAGES or path == "" or PLAYER.fullmatch(path)):
                 self._cached[path] = rendered  # kept: a fixed page or a player's (the league's size bounds them)
             future.set_result(rendered)
