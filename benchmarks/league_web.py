@@ -206,7 +206,8 @@ class Load:
     async def tab(self) -> None:
         """A browser tab on a live page: the event stream, and a reload (with its ETag) at most every 5 s."""
         page = random.choice(self.paths["standings"] + self.paths["player"])
-        etag = await self.timed("tab reload", page)
+        kept: list = []  # the page's own kept-alive connection, as a browser keeps one beside the stream
+        etag = await self.timed("tab reload", page, None, kept)
         try:
             reader, writer = await asyncio.open_connection(self.host, self.port)
         except OSError as exc:
@@ -231,14 +232,16 @@ class Load:
                         self.heard.append((time.time(), int(key.split("-")[0])))
                         state = key
                         if reload_at is None:
-                            reload_at = max(time.monotonic(), loaded + 5) + random.random() * 1.5
+                            reload_at = max(time.monotonic(), loaded + 5) + random.random() * 3
                 if reload_at is not None and time.monotonic() >= reload_at:
-                    etag = await self.timed("tab reload", page, etag)
+                    etag = await self.timed("tab reload", page, etag, kept)
                     loaded, reload_at = time.monotonic(), None
         except (ConnectionError, OSError) as exc:
             self.failed[f"updates: {exc}"] = self.failed.get(f"updates: {exc}", 0) + 1
         finally:
             writer.close()
+            if kept:
+                kept[1].close()
 
     async def slow(self) -> None:
         while time.monotonic() < self.end:

@@ -352,21 +352,17 @@ class LeagueApp:
                 except BodyProblem as problem:
                     await respond(send, problem.status, TEXT, f"refused: {problem}\n".encode(), close=True)
                     return
-                archive = body
                 kind = headers.get("content-type", "")
-                if kind.startswith("multipart/form-data"):
-                    part = rules.multipart_part(body.read_bytes(), kind, "bot")
-                    if part is None:
-                        answer = rules.Answer(400, "refused: the form has no bot archive (field 'bot')")
-                        self._event("refused", player, f"{player}: an upload refused: the form has no bot archive")
-                        await respond(send, answer.status, TEXT, f"{answer.text}\n".encode(), close=True)
-                        return
-                    archive = Path(scratch) / "bot"
-                    archive.write_bytes(part)
-                    size = len(part)
                 assert self._uploads is not None
-                async with self._uploads:
-                    answer = await asyncio.to_thread(rules.store_upload, archive, settings, player)
+                async with self._uploads:  # the archive in memory (the uploads code takes bytes) a few at a time
+                    archive = body
+                    if kind.startswith("multipart/form-data"):
+                        archive = Path(scratch) / "bot"
+                        size = await asyncio.to_thread(_form_archive, body, kind, archive)
+                    if size is None:
+                        answer = rules.Answer(400, "refused: the form has no bot archive (field 'bot')")
+                    else:
+                        answer = await asyncio.to_thread(rules.store_upload, archive, settings, player)
             taken = answer.status == 200
             if taken:
                 self._event("submitted", player, f"{player}: a bot was submitted ({size} bytes)")
@@ -433,6 +429,15 @@ class LeagueApp:
         peer = (scope.get("client") or ("?", 0))[0]
         forwarded = headers.get("x-forwarded-proto", "") if peer in self.trusted_proxies else ""
         return scope.get("scheme") == "https" or forwarded.lower() == "https"
+
+
+def _form_archive(body: Path, content_type: str, archive: Path) -> int | None:
+    """A browser form's `bot` field written to `archive`; its size, or None when the form has none."""
+    part = rules.multipart_part(body.read_bytes(), content_type, "bot")
+    if part is None:
+        return None
+    archive.write_bytes(part)
+    return len(part)
 
 
 def _next(fields: dict[str, list[str]]) -> str:

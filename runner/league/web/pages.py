@@ -32,7 +32,7 @@ from runner.league.web.model import Crosstable, Event, Fault, Info, MatchRow, Pl
 
 #: A live page reloads at most this often however fast matches finish (plus up to JITTER_MS, so that 300 tabs
 #: told of one change at once do not all ask in the same instant).
-RELOAD_MS, JITTER_MS = 5000, 1500
+RELOAD_MS, JITTER_MS = 5000, 3000
 #: Browsers without EventSource poll state.json this often instead.
 POLL_MS = 5000
 
