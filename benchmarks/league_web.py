@@ -133,8 +133,8 @@ def peak_rss(pid: int, stop: threading.Event, peak: list[float]) -> None:
 
 
 class Load:
-    def __init__(self, host: str, port: int, paths: dict[str, list[str]], seconds: float) -> None:
-        self.host, self.port, self.paths, self.seconds = host, port, paths, seconds
+    def __init__(self, host: str, port: int, paths: dict[str, list[str]], seconds: float, think: float) -> None:
+        self.host, self.port, self.paths, self.seconds, self.think = host, port, paths, seconds, think
         self.times: dict[str, list[float]] = {kind: [] for kind in (*KINDS, "tab reload")}
         self.heard: list[tuple[float, int]] = []  # (time, match id) of each live update a tab heard
         self.failed: dict[str, int] = {}
@@ -143,7 +143,16 @@ class Load:
 
     async def get(self, path: str, etag: str | None, connection: list) -> tuple[int, str | None]:
         """GET over the client's kept-alive connection (`connection`: [reader, writer], opened when empty), as a
-        browser does."""
+        browser does: a kept connection the server closed while it was idle is opened again and the request
+        sent again (browsers do the same)."""
+        if connection:
+            try:
+                return await self._get(path, etag, connection)
+            except (ConnectionError, OSError):
+                pass  # closed while idle (the server's keep-alive time-out)
+        return await self._get(path, etag, connection)
+
+    async def _get(self, path: str, etag: str | None, connection: list) -> tuple[int, str | None]:
         if not connection:
             connection += await asyncio.open_connection(self.host, self.port)
         reader, writer = connection
@@ -200,6 +209,8 @@ class Load:
                 if time.monotonic() >= self.end:
                     break
                 await self.timed(kind, random.choice(self.paths[kind]), None, connection)
+                if self.think:
+                    await asyncio.sleep(random.uniform(0, 2 * self.think))
         if connection:
             connection[1].close()
 
@@ -271,7 +282,7 @@ def load_main(args: argparse.Namespace) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     host, port = args.load.split("//")[1].rstrip("/").split(":")
-    load = Load(host, int(port), json.loads(Path(args.paths).read_text()), args.seconds)
+    load = Load(host, int(port), json.loads(Path(args.paths).read_text()), args.seconds, args.think_ms / 1000)
     asyncio.run(load.run(args.tabs, args.loaders, args.slow))
     print(json.dumps({"times": load.times, "heard": load.heard, "failed": load.failed, "cut": load.cut,
                       "cpu": time.process_time()}))
@@ -300,6 +311,8 @@ def main() -> None:
     parser.add_argument("--tabs", type=int, default=300)
     parser.add_argument("--loaders", type=int, default=50)
     parser.add_argument("--slow", type=int, default=500)
+    parser.add_argument("--think-ms", type=int, default=0, help="a loader's mean pause between pages (0: none, "
+                        "each loads its next page as soon as it has the last)")
     parser.add_argument("--clients", type=int, default=2, help="load processes sharing the tabs, loaders, sockets")
     parser.add_argument("--load", help=argparse.SUPPRESS)  # the load process: the server's URL
     parser.add_argument("--paths", help=argparse.SUPPRESS)
@@ -336,7 +349,8 @@ def main() -> None:
         share = lambda total, n: total // args.clients + (n < total % args.clients)  # noqa: E731
         loads = [subprocess.Popen([sys.executable, __file__, "--load", url, "--paths", str(root / "paths.json"),
                                    "--seconds", str(args.seconds), "--tabs", str(share(args.tabs, n)), "--loaders",
-                                   str(share(args.loaders, n)), "--slow", str(share(args.slow, n))], env=env,
+                                   str(share(args.loaders, n)), "--slow", str(share(args.slow, n)),
+                                   "--think-ms", str(args.think_ms)], env=env,
                                   stdout=subprocess.PIPE, text=True) for n in range(args.clients)]
         recorded: list[tuple[float, int]] = []
         cpu_before, started = cpu_seconds(server.pid), time.monotonic()
@@ -358,7 +372,8 @@ def main() -> None:
     load_cpu = sum(r["cpu"] for r in results) / args.seconds
     when = {match: at for at, match in recorded}
     updates = [at - when[match] for at, match in result["heard"] if match in when and at >= when[match]]
-    print(f"\n{args.tabs} tabs, {args.loaders} loaders, {args.slow} slow sockets, {args.seconds:.0f} s; "
+    print(f"\n{args.tabs} tabs, {args.loaders} loaders (think {args.think_ms} ms), {args.slow} slow sockets, "
+          f"{args.seconds:.0f} s; "
           f"league of {args.players} players, {args.history}+ matches")
     print(f"{'kind':16s} {'p50 ms':>7s}  {'p90 ms':>7s}  {'p99 ms':>7s}  {'count':>6s}")
     for kind, values in result["times"].items():
