@@ -206,6 +206,11 @@ def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], par
     app = LeagueApp(Path(folder), frozenset(trusted_proxies))
     server = _server(app)
 
+    if parent is not None:
+        die_with_parent()
+        if os.getppid() != parent:  # the league ended before the signal was asked for
+            return
+
     async def main() -> None:
         if parent is not None:
             async def watch() -> None:
@@ -225,7 +230,9 @@ def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], par
 
 
 def die_with_parent() -> None:
-    """In a child about to exec: SIGTERM when the parent dies (Linux; elsewhere the child polls its parent)."""
+    """SIGTERM to this process when its parent dies (Linux; elsewhere `serve` polls its parent). Asked for by
+    the child itself once started (not between fork and exec, where a multi-threaded parent's locks may be
+    held), so the caller checks the parent is still there afterwards."""
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
@@ -246,8 +253,7 @@ class ServeChild:
         for proxy in trusted_proxies:
             command += ["--trusted-proxy", proxy]
         try:
-            self.process = subprocess.Popen(command, pass_fds=[sock.fileno()], stdin=subprocess.DEVNULL,
-                                            preexec_fn=die_with_parent, env=_env())
+            self.process = subprocess.Popen(command, pass_fds=[sock.fileno()], stdin=subprocess.DEVNULL, env=_env())
         finally:
             sock.close()  # the child holds it now: when the child is gone, so is the port
         self.reported = False
