@@ -178,7 +178,7 @@ def store_upload(archive: Path, settings: LeagueSettings, player: str) -> Answer
     """Install the archive as the player's folder (runner/league/upload.py): the one call into the uploads
     code, with the archive read from the temporary file the body was streamed into."""
     try:
-        accept(archive.read_bytes(), Path(settings.submissions), player, settings.game, caps_of(settings))
+        accept(archive, Path(settings.submissions), player, settings.game, caps_of(settings))
     except UploadRefused as exc:
         return Answer(exc.status, f"refused: {exc}")
     except (OSError, UserError):

@@ -73,7 +73,7 @@ def _build(log: Path, target: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"{target.parent}: cannot write: {exc.strerror or exc}") from None
-    write_html_replay(log, target)
+    write_html_replay(log, target, public=True)
 
 
 def _copy(source: Path, target: Path) -> None:
