@@ -17,7 +17,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from runner.tournament.entrants import _files, content_hash
+from runner.tournament.entrants import content_hash, folder_files
 
 SEALS = ".seals"
 MISSING = "the league's copy of this version was deleted"
@@ -26,12 +26,8 @@ ALTERED = "the league's copy of this version was changed since it was built"
 
 def stat_signature(folder: Path, ignored: Iterable[str] = ()) -> str:
     """A hash of every file's relative path, size, mode and modification time (OSError when unreadable)."""
-    ignored = set(ignored)
     digest = hashlib.sha256()
-    for path in sorted(_files(folder), key=lambda p: p.relative_to(folder).as_posix()):
-        relative = path.relative_to(folder).as_posix()
-        if relative in ignored:
-            continue
+    for path, relative in folder_files(folder, ignored):
         info = path.lstat()
         digest.update(f"{relative}\0{info.st_size}\0{info.st_mode}\0{info.st_mtime_ns}\0".encode())
     return digest.hexdigest()

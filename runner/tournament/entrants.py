@@ -47,12 +47,8 @@ def content_hash(folder: Path, ignored: Iterable[str] = ()) -> str:
     """A hash of every file's relative path, mode bit `x` and bytes; top-level `ignored` names are left out
     (the files the runner writes into a bot folder each turn, so a folder used in `td-runner match` keeps
     its hash)."""
-    ignored = set(ignored)
     digest = hashlib.sha256()
-    for path in sorted(_files(folder), key=lambda p: p.relative_to(folder).as_posix()):
-        relative = path.relative_to(folder).as_posix()
-        if relative in ignored:
-            continue
+    for path, relative in folder_files(folder, ignored):
         digest.update(relative.encode() + b"\0")
         if path.is_symlink():
             digest.update(b"link\0" + os.readlink(path).encode() + b"\0")
@@ -63,6 +59,14 @@ def content_hash(folder: Path, ignored: Iterable[str] = ()) -> str:
                 digest.update(block)
         digest.update(b"\0")
     return digest.hexdigest()[:HASH_LENGTH]
+
+
+def folder_files(folder: Path, ignored: Iterable[str] = ()) -> list[tuple[Path, str]]:
+    """Every file of a bot folder (as `content_hash` sees it) with its relative POSIX path, in path order;
+    top-level `ignored` names left out."""
+    ignored = set(ignored)
+    named = ((path, path.relative_to(folder).as_posix()) for path in _files(folder))
+    return sorted((pair for pair in named if pair[1] not in ignored), key=lambda pair: pair[1])
 
 
 def _files(folder: Path) -> list[Path]:

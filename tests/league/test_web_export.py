@@ -47,7 +47,7 @@ def test_export_writes_every_page_with_links_that_resolve(league: Path, tmp_path
     assert (out / "matches/1/replay.html").read_text() == "cached replay 1"
     assert (out / "matches/2/replay.html").read_text() == "stored replay 2"
     assert sorted(path.name for path in (league / "replays").iterdir()) == ["1.html", "2.html.gz"]
-    expected, _ = write_html_replay(league / "matches" / "000003", tmp_path / "expected.html")
+    expected, _ = write_html_replay(league / "matches" / "000003", tmp_path / "expected.html", public=True)  # an export is public
     assert (out / "matches/3/replay.html").read_bytes() == expected.read_bytes()
     assert "<script" in (out / "matches/3/replay.html").read_text()  # the replay player itself
     # on one file system the export links a plain stored replay instead of copying it (gigabytes in a big league)

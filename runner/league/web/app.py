@@ -396,13 +396,9 @@ class LeagueApp:
 
     async def _login(self, scope: dict[str, Any], headers: dict[str, str], receive: Receive, send: Send) -> None:
         address = self.client(scope, headers)
-        with tempfile.TemporaryDirectory(prefix="td-league-login-") as scratch:
-            try:
-                await read_body(receive, LOGIN_CAP, Path(scratch) / "body", total_s=BODY_CHUNK_S)
-            except BodyProblem as problem:
-                await respond(send, problem.status, TEXT, f"refused: {problem}\n".encode(), close=True)
-                return
-            fields = parse_qs((Path(scratch) / "body").read_text("latin-1"))
+        fields = await _form_fields(receive, send)
+        if fields is None:
+            return
         token = (fields.get("token") or [""])[0].strip() or None
         viewer = self._viewer(token) if token else None
         if viewer is None:
@@ -414,13 +410,9 @@ class LeagueApp:
             ("location", _next(fields)), ("set-cookie", cookie), ("cache-control", "no-store")])
 
     async def _logout(self, scope: dict[str, Any], headers: dict[str, str], receive: Receive, send: Send) -> None:
-        with tempfile.TemporaryDirectory(prefix="td-league-login-") as scratch:
-            try:
-                await read_body(receive, LOGIN_CAP, Path(scratch) / "body", total_s=BODY_CHUNK_S)
-            except BodyProblem as problem:
-                await respond(send, problem.status, TEXT, f"refused: {problem}\n".encode(), close=True)
-                return
-            fields = parse_qs((Path(scratch) / "body").read_text("latin-1"))
+        fields = await _form_fields(receive, send)
+        if fields is None:
+            return
         await respond(send, 303, TEXT, b"signed out\n", headers=[
             ("location", _next(fields)), ("set-cookie", f"{rules.COOKIE}=; HttpOnly; SameSite=Strict; Path=/; "
                                                         "Max-Age=0"), ("cache-control", "no-store")])
@@ -483,3 +475,15 @@ async def respond(send: Send, status: int, content_type: str | None, body: bytes
         raw.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": raw})
     await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+async def _form_fields(receive: Receive, send: Send) -> dict[str, list[str]] | None:
+    """The fields of a small URL-encoded form (sign-in, sign-out), read within LOGIN_CAP and the body's
+    time-out; None when the body was refused (the refusal is sent)."""
+    with tempfile.TemporaryDirectory(prefix="td-league-login-") as scratch:
+        try:
+            await read_body(receive, LOGIN_CAP, Path(scratch) / "body", total_s=BODY_CHUNK_S)
+        except BodyProblem as problem:
+            await respond(send, problem.status, TEXT, f"refused: {problem}\n".encode(), close=True)
+            return None
+        return parse_qs((Path(scratch) / "body").read_text("latin-1"))
