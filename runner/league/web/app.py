@@ -354,7 +354,7 @@ class LeagueApp:
                     return
                 kind = headers.get("content-type", "")
                 assert self._uploads is not None
-                async with self._uploads:  # the archive in memory (the uploads code takes bytes) a few at a time
+                async with self._uploads:  # a few unpacking children (256 MiB each) at a time
                     archive = body
                     if kind.startswith("multipart/form-data"):
                         archive = Path(scratch) / "bot"
