@@ -17,6 +17,9 @@ import attrs
 from runner.errors import UserError
 
 GAMES_FILE = "games.jsonl"
+#: The current schedule's match ids in playing order, rewritten by every run. Records of other ids (a bot
+#: replaced by `--replace`, or whose files changed) stay in games.jsonl but no longer count.
+SCHEDULE_FILE = "schedule.json"
 
 
 @attrs.frozen
@@ -155,3 +158,32 @@ def append_record(folder: Path, record: GameRecord) -> None:
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
+
+
+def write_schedule(folder: Path, match_ids: list[str]) -> None:
+    """`schedule.json`: the match ids now scheduled, in playing order (written aside, renamed into place)."""
+    partial = folder / f".{SCHEDULE_FILE}.partial"
+    partial.write_text(json.dumps({"matches": match_ids}) + "\n", encoding="utf-8")
+    partial.replace(folder / SCHEDULE_FILE)
+
+
+def counted(records: list[GameRecord], match_ids: list[str] | None) -> list[GameRecord]:
+    """The records that count, each with its index in the current schedule: after `--add` the schedule of
+    the larger field interleaves the new matches with the old, and standings replay records in that order,
+    so they equal those of the same tournament played from scratch. `None` (no schedule file): all, as kept."""
+    if match_ids is None:
+        return list(records)
+    position = {match: index for index, match in enumerate(match_ids)}
+    return [attrs.evolve(record, index=position[record.match]) for record in records if record.match in position]
+
+
+def read_counted(folder: Path) -> list[GameRecord]:
+    """`read_records`, then only the current schedule's matches (`counted`)."""
+    path = folder / SCHEDULE_FILE
+    try:
+        match_ids = json.loads(path.read_text(encoding="utf-8"))["matches"]
+    except FileNotFoundError:
+        match_ids = None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UserError(f"{path}: not a schedule file: {exc}") from None
+    return counted(read_records(folder), match_ids)
