@@ -160,10 +160,12 @@ def append_record(folder: Path, record: GameRecord) -> None:
         os.close(descriptor)
 
 
-def write_schedule(folder: Path, match_ids: list[str]) -> None:
-    """`schedule.json`: the match ids now scheduled, in playing order (written aside, renamed into place)."""
+def write_schedule(folder: Path, match_ids: list[str], entrants: list[dict[str, str]]) -> None:
+    """`schedule.json`: the match ids now scheduled, in playing order, and the entrants (hash, name, the
+    folder as given), so that `td-runner grades` can name each bot's folder after the folders have moved.
+    Written aside, renamed into place."""
     partial = folder / f".{SCHEDULE_FILE}.partial"
-    partial.write_text(json.dumps({"matches": match_ids}) + "\n", encoding="utf-8")
+    partial.write_text(json.dumps({"matches": match_ids, "entrants": entrants}, indent=1) + "\n", encoding="utf-8")
     partial.replace(folder / SCHEDULE_FILE)
 
 
@@ -179,11 +181,19 @@ def counted(records: list[GameRecord], match_ids: list[str] | None) -> list[Game
 
 def read_counted(folder: Path) -> list[GameRecord]:
     """`read_records`, then only the current schedule's matches (`counted`)."""
+    schedule = read_schedule(folder)
+    return counted(read_records(folder), None if schedule is None else schedule["matches"])
+
+
+def read_schedule(folder: Path) -> dict[str, Any] | None:
+    """schedule.json's content (`matches`, `entrants`), None in a folder from before it was written."""
     path = folder / SCHEDULE_FILE
     try:
-        match_ids = json.loads(path.read_text(encoding="utf-8"))["matches"]
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data.get("matches"), list):
+            raise ValueError("no list of matches")
+        return data
     except FileNotFoundError:
-        match_ids = None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return None
+    except (OSError, ValueError, AttributeError) as exc:
         raise UserError(f"{path}: not a schedule file: {exc}") from None
-    return counted(read_records(folder), match_ids)

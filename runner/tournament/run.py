@@ -326,7 +326,8 @@ def run_tournament(prepared: Prepared, folder: Path, backend_for: Any, reporter:
     reporter.started(total, done, getattr(backend, "workers", None) or 0)
     matches_dir = folder / MATCHES
     matches_dir.mkdir(exist_ok=True)
-    write_schedule(folder, [match.match_id for match in prepared.schedule])
+    write_schedule(folder, [match.match_id for match in prepared.schedule],
+                   [{"hash": e.hash, "name": e.name, "folder": e.folder} for e in prepared.entrants])
     mark_superseded(folder, prepared, records)
     finished: dict[str, GameRecord] = {record.match: record for record in records}
 
