@@ -21,35 +21,66 @@ PRIOR_GAMES = 1.0
 
 
 def bradley_terry(bots: Sequence[str], outcomes: Outcomes, start: Mapping[str, float] | None = None,
-                  iterations: int = 500, tolerance: float = 1e-10) -> dict[str, float]:
-    """Each bot's strength p (P(a beats b) = p_a / (p_a + p_b)), draws counted as half a win, fitted by
-    Hunter's minorise-maximise updates from `start` (default all 1)."""
-    strength = {bot: (start or {}).get(bot, 1.0) for bot in bots}
-    score = {bot: PRIOR_GAMES / 2 for bot in bots}
-    games: dict[str, list[tuple[str, int]]] = {bot: [] for bot in bots}
+                  iterations: int = 50, tolerance: float = 1e-10) -> dict[str, float]:
+    """Each bot's strength p (P(a beats b) = p_a / (p_a + p_b)), draws counted as half a win: the maximum
+    of the likelihood (with PRIOR_GAMES) by Newton's method on log p from `start` (default all 1). The
+    log-likelihood is strictly concave, so a few steps reach it even when one bot won every game, where
+    the textbook minorise-maximise iteration crawls for hundreds of steps."""
+    size = len(bots)
+    index = {bot: number for number, bot in enumerate(bots)}
+    theta = [math.log((start or {}).get(bot, 1.0)) for bot in bots]
+    score = [PRIOR_GAMES / 2] * size
+    pairs = []
     for (a, b), results in sorted(outcomes.items()):
-        if not results:
-            continue
-        score[a] += sum(results)
-        score[b] += len(results) - sum(results)
-        games[a].append((b, len(results)))
-        games[b].append((a, len(results)))
+        if results:
+            pairs.append((index[a], index[b], len(results)))
+            score[index[a]] += sum(results)
+            score[index[b]] += len(results) - sum(results)
     for _ in range(iterations):
-        change = 0.0
-        for bot in bots:
-            p = strength[bot]
-            denominator = PRIOR_GAMES / (p + 1.0) + sum(n / (p + strength[other]) for other, n in games[bot])
-            new = score[bot] / denominator
-            change = max(change, abs(new - p) / p)
-            strength[bot] = new
-        if change < tolerance:
+        gradient = score[:]
+        hessian = [[0.0] * size for _ in range(size)]  # minus the Hessian: positive definite
+        for me in range(size):
+            chance = 1 / (1 + math.exp(-theta[me]))  # against the prior's opponent, strength 1
+            gradient[me] -= PRIOR_GAMES * chance
+            hessian[me][me] += PRIOR_GAMES * chance * (1 - chance)
+        for first, second, count in pairs:
+            chance = 1 / (1 + math.exp(theta[second] - theta[first]))
+            weight = count * chance * (1 - chance)
+            gradient[first] -= count * chance
+            gradient[second] -= count * (1 - chance)
+            hessian[first][first] += weight
+            hessian[second][second] += weight
+            hessian[first][second] -= weight
+            hessian[second][first] -= weight
+        step = _solve(hessian, gradient)
+        largest = max((abs(value) for value in step), default=0.0)
+        scale = min(1.0, 4.0 / largest) if largest else 1.0  # a long first step, damped
+        theta = [value + scale * change for value, change in zip(theta, step)]
+        if largest < tolerance:
             break
-    return strength
+    return {bot: math.exp(value) for bot, value in zip(bots, theta)}
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """x with matrix x = vector, for a symmetric positive definite matrix (Cholesky; both are consumed)."""
+    size = len(vector)
+    lower = [[0.0] * size for _ in range(size)]
+    for row in range(size):
+        for column in range(row + 1):
+            total = matrix[row][column] - sum(lower[row][k] * lower[column][k] for k in range(column))
+            lower[row][column] = math.sqrt(total) if row == column else total / lower[column][column]
+    middle = [0.0] * size
+    for row in range(size):
+        middle[row] = (vector[row] - sum(lower[row][k] * middle[k] for k in range(row))) / lower[row][row]
+    result = [0.0] * size
+    for row in reversed(range(size)):
+        result[row] = (middle[row] - sum(lower[k][row] * result[k] for k in range(row + 1, size))) / lower[row][row]
+    return result
 
 
 def tied_ranks(strength: Mapping[str, float]) -> dict[str, tuple[int, int]]:
     """Each bot's places (best, worst): 1 + the bots stronger, and the bots at least as strong (equal
-    strengths, within rounding, share their places)."""
+    strengths, within a relative 1e-9, share their places)."""
     values = list(strength.values())
     places = {}
     for bot, p in strength.items():
