@@ -51,7 +51,7 @@ def print_sheet(sheet: GradeSheet, out) -> None:
     width = None if getattr(out, "isatty", lambda: False)() else 200
     table = Table(title=f"{sheet.game}: {sheet.matches} matches; sorted by ordinal (mu - 3 sigma); rank ranges "
                   f"at {sheet.confidence:g} confidence")
-    references = [item.reference for item in sheet.rows[0].against] if sheet.rows else []
+    references = sheet.references
     for column in ("rank", "bot", "folder", "author", "language", "W-D-L", "points", "margin", "crash",
                    "time-out", "invalid", "no start", "mu", "sigma", "ordinal", *(f"vs {r}" for r in references)):
         table.add_column(column, justify="left" if column in ("bot", "folder", "author", "language") else "right")
@@ -67,6 +67,8 @@ def print_sheet(sheet: GradeSheet, out) -> None:
 
 
 def _rate(item) -> str:
-    if item is None or item.rate is None:
-        return "-"
+    if item is None:  # the reference's own row
+        return ""
+    if item.rate is None:
+        return "no games"
     return f"{item.rate:.2f} [{item.low:.2f}, {item.high:.2f}] n={item.games}"

@@ -75,15 +75,16 @@ class Grade:
                 data[key] = round(data[key], 4)
         return data
 
-    def flat(self) -> dict[str, Any]:
-        """The CSV row: each reference bot as four columns."""
+    def flat(self, references: Sequence[str]) -> dict[str, Any]:
+        """The CSV row: each reference bot as four columns (empty in the reference's own row)."""
         data = self.to_json()
-        for item in data.pop("against"):
-            name = item["reference"]
-            data[f"vs {name} games"] = item["games"]
-            data[f"vs {name} rate"] = None if item["rate"] is None else round(item["rate"], 4)
-            data[f"vs {name} low"] = round(item["low"], 4)
-            data[f"vs {name} high"] = round(item["high"], 4)
+        versus = {item["reference"]: item for item in data.pop("against")}
+        for name in references:
+            item = versus.get(name)
+            data[f"vs {name} games"] = item["games"] if item else None
+            data[f"vs {name} rate"] = None if item is None or item["rate"] is None else round(item["rate"], 4)
+            data[f"vs {name} low"] = round(item["low"], 4) if item else None
+            data[f"vs {name} high"] = round(item["high"], 4) if item else None
         return data
 
 
@@ -94,15 +95,17 @@ class GradeSheet:
     confidence: float
     resamples: int
     rows: tuple[Grade, ...]
+    references: tuple[str, ...] = ()  # the --against bots' names
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "matches": self.matches, "confidence": self.confidence,
                 "resamples": self.resamples, "sorted_by": "ordinal (mu - 3 sigma)",
+                "references": list(self.references),
                 "rows": [row.to_json() for row in self.rows]}
 
     def to_csv(self) -> str:
         buffer = io.StringIO()
-        rows = [row.flat() for row in self.rows]
+        rows = [row.flat(self.references) for row in self.rows]
         writer = csv.DictWriter(buffer, list(rows[0]) if rows else ["rank"], lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
@@ -143,7 +146,8 @@ def grade(folder: Path, against: Sequence[str] = (), *, confidence: float = 0.95
             ordinal=row.ordinal,
             against=tuple(_against(outcomes, row.hash, ref, name, confidence)
                           for ref, name in references if ref != row.hash)))
-    return GradeSheet(settings.game, len(records), confidence, resamples, tuple(rows))
+    return GradeSheet(settings.game, len(records), confidence, resamples, tuple(rows),
+                      tuple(name for _, name in references))
 
 
 def pairwise(records: Sequence[GameRecord]) -> dict[tuple[str, str], list[float]]:

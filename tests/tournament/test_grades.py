@@ -99,6 +99,12 @@ def test_against_a_reference_bot(class_tournament) -> None:
         assert (float(row["vs CopyA low"]), float(row["vs CopyA high"])) == pytest.approx((low, high), abs=1e-4)
     assert {row["name"]: row["vs CopyA rate"] for row in rows} == {"Strong": "1.0", "CopyA": "", "CopyB": "0.5",
                                                                    "Loser": "0.0"}
+    # two references, one of them the top row (its own columns empty)
+    rows = sheet(out, "--against", bots["Strong"], bots["Loser"])
+    assert [(row["name"], row["vs Strong rate"], row["vs Loser rate"]) for row in rows] == \
+        [("Strong", "", "1.0"), ("CopyA", "0.0", "1.0"), ("CopyB", "0.0", "1.0"), ("Loser", "0.0", "")]
+    code, printed, _ = run_cli("grades", str(out), "--against", bots["Strong"])
+    assert code == 0 and "vs Strong" in printed and "0.00 [0.00, 0.49] n=4" in printed
 
 
 def test_the_sheet_as_a_file_and_bad_input(class_tournament, tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tournament_helpers import games, run_cli, write_sh_bot
+from tournament_helpers import copy_starter, games, run_cli, write_sh_bot
 
 #: Two seeds per pair: the larger field's schedule then interleaves the new matches with the old ones of
 #: the second round, and only standings replayed in the new order equal those played from scratch.
@@ -93,3 +93,16 @@ def test_changes_refused_with_one_line(tmp_path: Path) -> None:
     assert code == 2 and "holds no tournament" in stderr
     assert (out / "games.jsonl").read_bytes() == before
     assert json.loads((out / "tournament.json").read_text())["bots"] == td_bots[:2]
+
+
+def test_warzone_tables_refuse_add(tmp_path: Path) -> None:
+    """A Warzone round's tables are drawn from the whole field: --add would change every table."""
+    bots = [copy_starter("starter-bots/warzone/python3", tmp_path / f"w{n}", f"War{n}", f"author{n}") for n in range(4)]
+    out = tmp_path / "t"
+    code, _, stderr = run_cli("tournament", "--game", "warzone", *bots[:3], "--max-turns", "2", "--output", str(out),
+                              "--quiet")
+    assert code == 0, stderr
+    before = (out / "games.jsonl").read_bytes()
+    code, _, stderr = run_cli("tournament", str(out), "--add", bots[3])
+    assert code == 2 and "tables are drawn from the whole field" in stderr
+    assert (out / "games.jsonl").read_bytes() == before
