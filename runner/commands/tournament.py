@@ -146,12 +146,24 @@ class _Progress:
         self.bar.stop()
 
 
+#: The flags that make a tournament's settings: `--add` and `--replace` take them from tournament.json.
+_SETTINGS_FLAGS = (("--game", "game"), ("--format", "format"), ("--baseline", "baseline"), ("--games-per-pair", "games_per_pair"),
+                   ("--table-size", "table_size"), ("--seed", "seed"), ("--defender", "defender"),
+                   ("--invader", "invader"), ("--game-config", "game_config"), ("--timeout-ms", "timeout_ms"),
+                   ("--startup-ms", "startup_ms"), ("--match-timeout", "match_timeout"), ("--sandbox", "sandbox"))
+
+
 def _changed(args: argparse.Namespace) -> tuple[Path, TournamentSettings]:
     """`DIR --add BOT_DIR... --replace OLD=NEW`: the tournament folder and its settings with those entrants."""
     if args.output is not None and args.bots or len(args.bots) > 1:
         raise UserError("with --add or --replace, give only the tournament folder (DIR or --output DIR)")
     if args.output is None and not args.bots:
         raise UserError("--add and --replace need the tournament folder: td-runner tournament DIR --add BOT_DIR")
+    given = [flag for flag, dest in _SETTINGS_FLAGS if getattr(args, dest, None) not in (None, False, [])]
+    given += [f"--{option.dest.replace('_', '-')}" for option in get_game(args.game or DEFAULT_GAME).options
+              if getattr(args, option.dest, None) is not None]
+    if given:
+        raise UserError(f"--add and --replace keep the tournament's settings; drop {', '.join(given)}")
     folder = args.output or Path(args.bots[0])
     pairs = []
     for text in args.replace:

@@ -85,6 +85,8 @@ def test_changes_refused_with_one_line(tmp_path: Path) -> None:
         (("--replace", f"{td_bots[0]}={td_bots[1]}"), "is already a bot of this tournament"),
         (("--replace", td_bots[0]), "expected OLD=NEW"),
         (("--add", str(tmp_path / "nowhere")), "does not exist"),
+        (("--add", td_bots[2], "--max-rounds", "9", "--seed", "3"), "keep the tournament's settings; drop --seed, "
+         "--max-rounds"),
     ]
     for arguments, message in cases:
         code, _, stderr = run_cli("tournament", str(out), *arguments)

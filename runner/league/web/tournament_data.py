@@ -12,7 +12,7 @@ from typing import Any
 from runner.league.web.league_data import FAULTS_SHOWN, fault_rows, inside
 from runner.league.standings import StandingRow
 from runner.league.web.model import ChartPoint, Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Seat, Version
-from runner.tournament.records import GameRecord, read_records
+from runner.tournament.records import GameRecord, read_counted
 from runner.tournament.schedule import SIDED_GAMES
 from runner.tournament.standings import Standings
 
@@ -32,7 +32,7 @@ class TournamentSource:
         loaded = load(self.folder)
         self.data: dict[str, Any] = loaded.to_json() if isinstance(loaded, Standings) else loaded
         self.history = loaded.history if isinstance(loaded, Standings) else {}
-        self.records: list[GameRecord] = sorted(read_records(self.folder), key=lambda r: (r.index, r.match))
+        self.records: list[GameRecord] = sorted(read_counted(self.folder), key=lambda r: (r.index, r.match))
         self.sided = self.data.get("game") in SIDED_GAMES
 
     def info(self) -> Info:
