@@ -147,8 +147,8 @@ class _Progress:
 
 
 #: The flags that make a tournament's settings: `--add` and `--replace` take them from tournament.json.
-_SETTINGS_FLAGS = (("--game", "game"), ("--format", "format"), ("--baseline", "baseline"), ("--games-per-pair", "games_per_pair"),
-                   ("--table-size", "table_size"), ("--seed", "seed"), ("--defender", "defender"),
+_SETTINGS_FLAGS = (("--game", "game"), ("--format", "format"), ("--baseline", "baseline"),
+                   ("--games-per-pair", "games_per_pair"), ("--table-size", "table_size"), ("--seed", "seed"), ("--defender", "defender"),
                    ("--invader", "invader"), ("--game-config", "game_config"), ("--timeout-ms", "timeout_ms"),
                    ("--startup-ms", "startup_ms"), ("--match-timeout", "match_timeout"), ("--sandbox", "sandbox"))
 

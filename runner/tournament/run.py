@@ -245,7 +245,8 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     partial.replace(path)
 
 
-def with_entrants(stored: TournamentSettings, add: Sequence[str], replace: Sequence[tuple[str, str]]) -> TournamentSettings:
+def with_entrants(stored: TournamentSettings, add: Sequence[str],
+                  replace: Sequence[tuple[str, str]]) -> TournamentSettings:
     """`--add BOT_DIR` and `--replace OLD=NEW` applied to a tournament's settings. Nothing else changes, so
     the fingerprint, and with it the id of every match between the other bots, stays: only the new bots'
     matches are new. A replaced bot keeps its place in the list (Warzone's tables are drawn by place)."""
