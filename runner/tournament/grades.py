@@ -125,7 +125,7 @@ def grade(folder: Path, against: Sequence[str] = (), *, confidence: float = 0.95
                         "tournaments where every bot plays every seat")
     records = read_counted(folder)
     standings = compute_standings(settings.game, records)
-    entrants = _entrants(folder)
+    entrants = _entrants(folder, records)
     references = [_reference(folder, entrants, bot) for bot in against]
     hashes = [row.hash for row in standings.rows]
     outcomes = pairwise(records)
@@ -135,7 +135,7 @@ def grade(folder: Path, against: Sequence[str] = (), *, confidence: float = 0.95
     rows = []
     for row in standings.rows:
         info = entrants.get(row.hash, {})
-        data = _bot_json(folder / BOTS / row.hash) or _bot_json(Path(info.get("folder", "")))
+        data = _bot_json(folder / BOTS / row.hash) or (_bot_json(Path(info["folder"])) if info.get("folder") else {})
         best, worst = ranges[row.hash]
         rows.append(Grade(
             rank=str(best) if best == worst else f"{best}-{worst}", rank_best=best, rank_worst=worst,
@@ -221,25 +221,28 @@ def _settings(folder: Path) -> TournamentSettings:
         raise UserError(f"{path}: not a tournament settings file: {exc}") from None
 
 
-def _entrants(folder: Path) -> dict[str, dict[str, str]]:
-    """hash -> {hash, name, folder} from schedule.json (written by every run since it existed)."""
+def _entrants(folder: Path, records: Sequence[GameRecord]) -> dict[str, dict[str, str]]:
+    """hash -> {hash, name, folder}: from schedule.json, written by every run; a folder from before it
+    existed has only the records' names (its folder column stays empty)."""
     schedule = read_schedule(folder)
     if schedule is None:
-        raise UserError(f"{folder}: no schedule.json (a tournament from an older td-runner); run "
-                        f"`td-runner tournament --resume --output {folder}` once to write it")
+        return {seat.hash: {"hash": seat.hash, "name": seat.bot, "folder": ""}
+                for record in records for seat in record.seats}
     return {item["hash"]: item for item in schedule.get("entrants", []) if isinstance(item, dict)}
 
 
 def _reference(folder: Path, entrants: dict[str, dict[str, str]], bot: str) -> tuple[str, str]:
-    """`--against BOT_DIR`: the entrant entered from that folder (same path, else same folder name)."""
+    """`--against BOT_DIR`: the entrant entered from that folder (same path, else same folder name, else
+    the entrant's name)."""
     wanted = os.path.normpath(bot)
-    for match in (lambda item: os.path.normpath(item["folder"]) == wanted,
-                  lambda item: Path(item["folder"]).name == Path(wanted).name):
+    for match in (lambda item: item["folder"] and os.path.normpath(item["folder"]) == wanted,
+                  lambda item: item["folder"] and Path(item["folder"]).name == Path(wanted).name,
+                  lambda item: item["name"] == bot):
         found = [item for item in entrants.values() if match(item)]
         if len(found) == 1:
             return found[0]["hash"], found[0]["name"]
     raise UserError(f"--against {bot}: not a bot of the tournament in {folder} "
-                    f"({', '.join(sorted(item['folder'] for item in entrants.values()))})")
+                    f"({', '.join(sorted(item['folder'] or item['name'] for item in entrants.values()))})")
 
 
 def _bot_json(bot_folder: Path) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,19 @@ def test_against_a_reference_bot(class_tournament) -> None:
         [("Strong", "", "1.0"), ("CopyA", "0.0", "1.0"), ("CopyB", "0.0", "1.0"), ("Loser", "0.0", "")]
     code, printed, _ = run_cli("grades", str(out), "--against", bots["Strong"])
     assert code == 0 and "vs Strong" in printed and "0.00 [0.00, 0.49] n=4" in printed
+
+
+def test_a_folder_from_before_schedule_json(class_tournament, tmp_path: Path) -> None:
+    """No schedule.json (an older td-runner): every record counts, folders unknown, references by name."""
+    out, _ = class_tournament
+    old = tmp_path / "old"
+    shutil.copytree(out, old)
+    (old / "schedule.json").unlink()
+    rows = sheet(old, "--against", "Loser")
+    assert [(row["name"], row["folder"], row["author"]) for row in rows][:2] == [("Strong", "", "Alice"),
+                                                                                ("CopyA", "", "Bob")]
+    assert [row["rank"] for row in rows] == [row["rank"] for row in sheet(out)]
+    assert [row["vs Loser rate"] for row in rows] == ["1.0", "1.0", "1.0", ""]
 
 
 def test_the_sheet_as_a_file_and_bad_input(class_tournament, tmp_path: Path) -> None:
