@@ -1,7 +1,9 @@
-"""`td-runner league run|status|export DIR ...`: a league that keeps playing while players resubmit.
+"""`td-runner league run|serve|status|export DIR ...`: a league that keeps playing while players resubmit.
 
-`run` plays matches chosen from the ratings (runner/league/) until Ctrl-C, SIGTERM or `--max-matches`;
-`status` prints the standings from `DIR/league.sqlite`; `export` writes the web pages as a static folder.
+`run` plays matches chosen from the ratings (runner/league/) until Ctrl-C, SIGTERM or `--max-matches`
+(with `--serve`, its web pages served by a `league serve` child process); `serve` serves a league's pages
+from a process of its own, reading the league and never writing its database; `status` prints the standings
+from `DIR/league.sqlite`; `export` writes the web pages as a static folder.
 """
 
 from __future__ import annotations
@@ -69,10 +71,26 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
                      "(default 2000)")
     run.add_argument("--build-timeout", type=float, metavar="SECONDS", help="the time limit of a new version's "
                      "build (default 600)")
+    run.add_argument("--uploads-per-hour", type=int, metavar="N", help="web submissions: uploads taken per player "
+                     "an hour (default 20)")
     run.add_argument("--quiet", action="store_true", help="no line per match")
     name = _game_named_in(argv) or _stored_game(argv)
     game = get_game(name if name in GAMES else DEFAULT_GAME)
     add_game_options(run.add_argument_group(f"{game.name} options"), game.options)  # type: ignore[arg-type]
+
+    serve = actions.add_parser("serve", help="serve a league's web pages (a process of its own; the database is "
+                               "only read)", description="Serve the league's pages, live updates and web "
+                               "submissions until Ctrl-C/SIGTERM. Runs beside `league run` (which records what "
+                               "this server leaves in DIR/inbox) or without it.", epilog=EXITS)
+    serve.add_argument("folder", metavar="DIR", type=Path, help="the league folder")
+    serve.add_argument("--host", default=DEFAULT_HOST, help=f"the address to listen on (default {DEFAULT_HOST}; "
+                       "0.0.0.0 for every interface)")
+    serve.add_argument("--port", type=int, default=8080, help="the port (default 8080; 0 for a free one)")
+    serve.add_argument("--trusted-proxy", metavar="ADDRESS", action="append", default=[],
+                       help="a reverse proxy in front (e.g. 127.0.0.1): the submission throttle counts the client "
+                       "address it gives in X-Forwarded-For (repeatable)")
+    serve.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # league run --serve: the socket it bound
+    serve.add_argument("--parent", type=int, help=argparse.SUPPRESS)  # and its pid: stop when it is gone
 
     status = actions.add_parser("status", help="print the standings", epilog=EXITS)
     status.add_argument("folder", metavar="DIR", type=Path, help="the league folder")
@@ -109,9 +127,10 @@ def _stored_game(argv: list[str]) -> str | None:
 
 def run(args: argparse.Namespace, streams) -> int:
     if args.action is None:
-        raise UserError("league needs an action: run, status, export, player or submit (td-runner league --help)")
-    return {"run": _run, "status": _status, "export": _export, "player": _player, "submit": _submit}[args.action](
-        args, streams)
+        raise UserError("league needs an action: run, serve, status, export, player or submit "
+                        "(td-runner league --help)")
+    return {"run": _run, "serve": _serve, "status": _status, "export": _export, "player": _player,
+            "submit": _submit}[args.action](args, streams)
 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
@@ -129,7 +148,8 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
                        ("table_size", args.table_size), ("seed", args.seed),
                        ("max_upload_mb", args.max_upload_mb), ("max_unpacked_mb", args.max_unpacked_mb),
                        ("max_files", args.max_files), ("build_timeout_s", args.build_timeout),
-                       ("build_network", args.build_network)):
+                       ("build_network", args.build_network),
+                       ("uploads_per_hour", args.uploads_per_hour)):
         if value is not None:
             given[key] = value
     game = get_game(given.get("game") or _stored_game(["run", str(args.folder)]) or DEFAULT_GAME)
@@ -153,6 +173,8 @@ def _run(args: argparse.Namespace, streams) -> int:
         raise UserError(f"--max-matches must be at least 1, got {args.max_matches}")
     serve = _address(args.serve) if args.serve else None
     _check_proxies(args.trusted_proxy, serve is not None)
+    if serve is not None:
+        _need_uvicorn()
     given = _given(args)
     _choose_sandbox(given, serve is not None, streams.err)  # before the folder is touched: a refusal leaves nothing
     folder: Path = args.folder
@@ -190,14 +212,17 @@ def _run(args: argparse.Namespace, streams) -> int:
 
         stack.callback(start_backfill(folder).stop)
         if serve is not None:
-            from runner.league.web.server import start_server
+            from runner.league.submit_route import ensure_organiser_token
+            from runner.league.web.server import ServeChild
 
-            try:
-                server = start_server(folder, *serve, trusted_proxies=args.trusted_proxy)
-            except OSError as exc:
-                raise UserError(f"--serve {args.serve}: cannot listen: {exc.strerror or exc}") from None
+            server = ServeChild(folder, *serve, trusted_proxies=args.trusted_proxy)
             stack.callback(server.close)
-            print(f"league pages: {server.url}", file=out, flush=True)
+            league.on_pass.append(lambda: server.check(lambda line: print(line, file=out, flush=True)))
+            print(f"league pages: {server.url} (served by process {server.process.pid})", file=out, flush=True)
+            organiser = ensure_organiser_token(folder)
+            if organiser is not None:
+                print(f"organiser: sign in on any player page with the token in {organiser} to see every "
+                      "bot's output", file=out, flush=True)
         print(f"league {folder}: {rules.game.name}, submissions {settings.submissions}, "
               f"{pool.workers} at once{' on Dask' if args.dask else ''}; Ctrl-C stops", file=out, flush=True)
         stop = threading.Event()
@@ -215,6 +240,37 @@ def _run(args: argparse.Namespace, streams) -> int:
         print(f"stopped{dropped}: {stats.played} match{'es' if stats.played != 1 else ''} played in "
               f"{stats.wall_seconds:.1f} s{cpu}; `td-runner league status {folder}` shows the standings", file=out)
     return ExitCode.OK
+
+
+def _serve(args: argparse.Namespace, streams) -> int:
+    import socket
+
+    from runner.league.submit_route import ensure_organiser_token
+    from runner.league.web.server import check_league, listen, serve, url_of
+
+    _check_proxies(args.trusted_proxy, True)
+    if args.fd is None and not 0 <= args.port < 65536:
+        raise UserError(f"--port {args.port}: the port must be 0-65535")
+    check_league(args.folder)
+    _need_uvicorn()
+    if args.fd is not None:
+        sock = socket.socket(fileno=args.fd)
+    else:
+        sock = listen(args.host, args.port)
+        organiser = ensure_organiser_token(args.folder)
+        print(f"league pages: {url_of(sock)}; Ctrl-C stops", file=streams.out, flush=True)
+        if organiser is not None:
+            print(f"organiser: sign in on any player page with the token in {organiser}", file=streams.out,
+                  flush=True)
+    serve(args.folder, sock, args.trusted_proxy, parent=args.parent)
+    return ExitCode.OK
+
+
+def _need_uvicorn() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("uvicorn") is None:
+        raise UserError("serving the league's pages needs uvicorn: pip install 'td-runner[league]'")
 
 
 def claim_checked(db: sqlite3.Connection, given: dict[str, Any], folder: Path, existed: bool) -> Any:

@@ -1,8 +1,9 @@
 """`league run`: keep a pool of workers busy with matches chosen from the ratings, until stopped.
 
 The loop runs on one thread and is the database's only writer. Each pass it takes in what changed in the
-submissions folder (watchdog tells it; a slow rescan catches anything missed), records the builds that
-ended, records the matches that finished, and tops the pool up to its width with new matches from
+submissions folder (watchdog tells it; a slow rescan catches anything missed), records the events the web
+server left in its inbox (runner/league/inbox.py), records the builds that ended, records the matches that
+finished, and tops the pool up to its width with new matches from
 matchmaking. A match whose worker died is handed out again (the same seats and seed, at most
 `RETRIES` times); `matches.task` keeps it from being recorded twice.
 """
@@ -23,6 +24,7 @@ import attrs
 
 from runner.bots.definition import read_bot_json
 from runner.errors import UserError
+from runner.league.inbox import ingest
 from runner.league.matchmaking import Candidate, pick
 from runner.league.ratings import Rating, RatingBook
 from runner.league.recorder import MATCHES, Seating, clean_orphans, load_book, record_match
@@ -124,6 +126,7 @@ class League:
                               "ON a.match_id = b.match_id AND a.version_id < b.version_id GROUP BY a.version_id, b.version_id"):
             self.meetings[(row["a"], row["b"])] = row["n"]
         self.stats = RunStats()
+        self.on_pass: list[Callable[[], None]] = []  # called each pass (the CLI watches its web server)
         (folder / MATCHES).mkdir(parents=True, exist_ok=True)
         await_orphans(folder / MATCHES)  # a worker of a killed run may still write there (for half a second)
         removed = clean_orphans(db, folder)
@@ -149,6 +152,9 @@ class League:
                 if max_matches is not None and self.stats.played >= max_matches:
                     break
                 self._take_submissions(watch)
+                ingest(self.db, self.folder, self.log)
+                for call in self.on_pass:
+                    call()
                 if self.registrar.finished_builds():
                     self.pool.add_bots(self._snapshots())
                 self._fill(max_matches)

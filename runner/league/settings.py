@@ -46,6 +46,7 @@ class LeagueSettings:
     max_files: int = 2000
     build_timeout_s: float = 600
     build_network: bool = False  # sandboxed builds may download (`--build-network`)
+    uploads_per_hour: int = 20  # accepted uploads per player per hour (`POST /submit`)
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)

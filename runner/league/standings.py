@@ -5,6 +5,7 @@ sided games, sorted by the conservative rating mu - 3 sigma."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -57,7 +58,12 @@ def shown_version(db: sqlite3.Connection, player_id: int) -> sqlite3.Row | None:
                              (player_id,)).fetchone()
 
 
-def standings(db: sqlite3.Connection) -> list[StandingRow]:
+#: A version's (games placed, wins, draws, losses, faults) in a role; the web server keeps them folded in
+#: (runner/league/web/ledger.py) instead of counting each version's seats per page.
+TallyOf = Callable[[int, str], tuple[int, int, int, int, int]]
+
+
+def standings(db: sqlite3.Connection, tally_of: TallyOf | None = None) -> list[StandingRow]:
     """Every player's row (per role), best first: active players by mu - 3 sigma, then the rest."""
     rows = []
     for player in db.execute("SELECT * FROM players ORDER BY name"):
@@ -65,24 +71,30 @@ def standings(db: sqlite3.Connection) -> list[StandingRow]:
         if version is None:
             continue
         for rating in db.execute("SELECT * FROM ratings WHERE version_id = ? ORDER BY role", (version["id"],)):
-            tally = db.execute(
-                "SELECT COUNT(s.place) AS games, SUM(s.result = 'win') AS wins, SUM(s.result = 'draw') AS draws, "
-                "SUM(s.result = 'loss') AS losses, "
-                "SUM(s.timeouts + s.crashes + s.invalid + s.disqualified) AS faults "
-                "FROM seats s WHERE s.version_id = ? AND s.role = ?", (version["id"], rating["role"])).fetchone()
+            _, wins, draws, losses, faults = (tally_of or _tally(db))(version["id"], rating["role"])
             rows.append(StandingRow(
                 name=player["name"], player_id=player["id"], version=version["number"], version_id=version["id"],
                 hash=version["hash"], role=rating["role"], mu=rating["mu"], sigma=rating["sigma"],
-                games=rating["games"], wins=tally["wins"] or 0, draws=tally["draws"] or 0,
-                losses=tally["losses"] or 0, faults=tally["faults"] or 0, status=version["status"],
+                games=rating["games"], wins=wins, draws=draws, losses=losses, faults=faults, status=version["status"],
                 reason=version["reason"], retired=player["retired"] is not None))
     return sorted(rows, key=lambda row: (row.role, row.status != ACTIVE, -row.ordinal, row.name))
+
+
+def _tally(db: sqlite3.Connection) -> TallyOf:
+    def tally(version: int, role: str) -> tuple[int, int, int, int, int]:
+        row = db.execute(
+            "SELECT COUNT(s.place), COALESCE(SUM(s.result = 'win'), 0), COALESCE(SUM(s.result = 'draw'), 0), "
+            "COALESCE(SUM(s.result = 'loss'), 0), COALESCE(SUM(s.timeouts + s.crashes + s.invalid + s.disqualified), 0) "
+            "FROM seats s WHERE s.version_id = ? AND s.role = ?", (version, role)).fetchone()
+        return tuple(row)  # type: ignore[return-value]
+
+    return tally
 
 
 def match_count(db: sqlite3.Connection) -> int:
     return db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
 
 
-def standings_json(db: sqlite3.Connection) -> dict[str, Any]:
+def standings_json(db: sqlite3.Connection, tally_of: TallyOf | None = None) -> dict[str, Any]:
     """`league status --json` and `/standings.json`."""
-    return {"matches": match_count(db), "players": [row.to_json() for row in standings(db)]}
+    return {"matches": match_count(db), "players": [row.to_json() for row in standings(db, tally_of)]}

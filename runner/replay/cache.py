@@ -87,7 +87,7 @@ def build_missing_replays(folder: Path, stop: Callable[[], bool] = lambda: False
             continue
         try:
             replays.mkdir(exist_ok=True)
-            write_html_replay(folder / log, target)
+            write_html_replay(folder / log, target, public=True)
         except Exception:  # noqa: BLE001 - any log no replay can be made of (its page then says it has none):
             skip.add(match_id)  # tried once per run, not every pass; the other matches still get theirs
             continue

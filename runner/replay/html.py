@@ -234,11 +234,13 @@ def build_record(path: Path) -> tuple[dict[str, Any], str]:
     return record, board_js
 
 
-def _finished_record(path: Path) -> tuple[dict[str, Any], str, str]:
-    """build_record's record, its JSON text and the board script."""
+def _finished_record(path: Path, public: bool = False) -> tuple[dict[str, Any], str, str]:
+    """build_record's record, its JSON text and the board script; `public`: without what the bots printed."""
     path = Path(path)
     game = game_of_log(path)
     record, board_js = html_hook(game)(path)
+    if public:
+        withhold_bot_output(record)
     match = _read_match_json(path)
     if match is not None:
         add_match_events(record, match)
@@ -248,9 +250,16 @@ def _finished_record(path: Path) -> tuple[dict[str, Any], str, str]:
     return record, text, board_js
 
 
-def render_replay(path: Path) -> bytes:
-    """The page of the log at `path`, UTF-8 encoded."""
-    record, text, board_js = _finished_record(path)
+def withhold_bot_output(record: dict[str, Any]) -> None:
+    """Blank every turn's bot output in `record`: what a bot prints is its player's own (a league's replays are
+    public pages; the player reads its output on its own page, signed in)."""
+    record["outputs"] = [["" for _ in seat] for seat in record.get("outputs", [])]
+    record["outputs_withheld"] = True
+
+
+def render_replay(path: Path, public: bool = False) -> bytes:
+    """The page of the log at `path`, UTF-8 encoded; `public`: without what the bots printed."""
+    record, text, board_js = _finished_record(path, public)
     return render_page(record, board_js, text).encode("utf-8")
 
 
@@ -266,10 +275,10 @@ def default_target(path: Path) -> Path:
 GZIP_LEVEL = 6
 
 
-def write_html_replay(path: Path, target: Path | None = None) -> tuple[Path, int]:
+def write_html_replay(path: Path, target: Path | None = None, *, public: bool = False) -> tuple[Path, int]:
     """Write the page of the log at `path` (gzip-compressed when `target` ends with `.gz`, as a league keeps
-    them); its path and size in bytes as written."""
-    data = render_replay(path)
+    them); its path and size in bytes as written. `public` (a league's replays): without what the bots printed."""
+    data = render_replay(path, public)
     target = Path(target) if target is not None else default_target(path)
     if target.name.endswith(".gz"):
         data = gzip.compress(data, GZIP_LEVEL, mtime=0)

@@ -241,7 +241,8 @@
       panel.ruling.textContent = ruling[0];
       panel.rulingText.textContent = ruling[1] || "";
       var output = R.outputs[p][index];
-      panel.output.textContent = output === "" ? "(none)" : output;
+      panel.output.textContent = R.outputs_withheld ? "(not shown here: a bot's output is its player's own)"
+        : output === "" ? "(none)" : output;
     });
     drawBoard();
     charts.forEach(drawChart);

@@ -201,7 +201,7 @@ def write_packed_replay(folder: Path) -> bool:
     target = packed_beside(folder)
     try:
         target.unlink(missing_ok=True)  # an earlier attempt's (a worker that died after writing it)
-        write_html_replay(folder, target)
+        write_html_replay(folder, target, public=True)  # a league replay is public: no bot output
     except Exception:  # noqa: BLE001 - a replay is a convenience; the log and the result are what count
         return False
     return True

@@ -1,7 +1,8 @@
 """The served league pages in headless Chromium (playwright, as tests/replay does): the standings list every
 player, a player page shows its rating chart (an SVG with a path), a replay link opens a replay that plays,
 names and outputs holding HTML show as text (no element injected, no script run), nothing is fetched from
-elsewhere, and the page reloads itself when a match finishes. Skips where no Chromium or playwright is
+elsewhere, a bot's output shows only to a signed-in organiser (or its player), and the page reloads itself
+(told by the server's event stream) when a match finishes. Skips where no Chromium or playwright is
 installed. TD_RUNNER_SCREENSHOTS=DIR keeps standings.png and player.png there (the README's: docs/league).
 The first test reads a hand-made database (every case at once: hostile names, faults, versions, retirements);
 the second the pages of a league that `league run` really played, so the pages and the league's writer cannot
@@ -9,6 +10,7 @@ drift apart unseen."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import shutil
 from pathlib import Path
@@ -19,6 +21,7 @@ import pytest
 from runner.league.store import connect
 from runner.league.web.pages import player_href
 from runner.league.web.server import start_server
+from runner.replay.html import write_html_replay
 
 from league_helpers import run_cli, td_submissions
 from webdata import ALICE, BROKEN, FAULT_OUTPUT, GONE, SCRIPT, TOM, make_league, played_log
@@ -46,8 +49,26 @@ def keep(shot: Path) -> None:
         shutil.copyfile(shot, Path(folder) / shot.name)
 
 
+def store_replays(folder: Path) -> None:
+    """What the league's workers write beside each match: DIR/replays/<id>.html.gz (where missing)."""
+    db = connect(folder, readonly=True)
+    try:
+        logs = db.execute("SELECT id, log FROM matches WHERE log IS NOT NULL").fetchall()
+    finally:
+        db.close()
+    (folder / "replays").mkdir(exist_ok=True)
+    for match, log in logs:
+        target = folder / "replays" / f"{match}.html.gz"
+        if not target.exists():
+            page, _ = write_html_replay(folder / log, folder / "replays" / f".{match}.html")
+            target.write_bytes(gzip.compress(page.read_bytes()))
+            page.unlink()
+
+
 def test_served_league_in_chromium(chromium, tmp_path: Path) -> None:
     folder = make_league(tmp_path / "league", played_log(tmp_path / "scratch"))
+    store_replays(folder)
+    (folder / "organiser.token").write_text("the-organisers-token\n")
     server = start_server(folder, "127.0.0.1", 0)
     page = chromium.new_page(viewport={"width": 1100, "height": 700})
     requests, errors, dialogs = [], [], []
@@ -61,9 +82,15 @@ def test_served_league_in_chromium(chromium, tmp_path: Path) -> None:
         page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)
         keep(tmp_path / "standings.png")
 
-        # the player named <script>alert(1)</script>: its name and its fault's output are text
+        # the player named <script>alert(1)</script>: its name is text; its fault's output is shown only to
+        # its player and the organiser (signed in), and then as text
         with page.expect_navigation():
             page.click(f"td a[href='{player_href('', SCRIPT)}']")
+        assert page.text_content("h1") == SCRIPT
+        assert FAULT_OUTPUT not in page.inner_text("body")
+        page.fill("#login input[name=token]", "the-organisers-token")
+        with page.expect_navigation():
+            page.click("#login button")
         assert page.text_content("h1") == SCRIPT
         assert FAULT_OUTPUT in page.eval_on_selector_all("pre", "pres => pres.map(p => p.textContent)")
         assert page.locator("img").count() == 0 and page.locator("script").count() == 1  # the poll script
@@ -108,6 +135,7 @@ def test_a_league_that_really_played_in_chromium(chromium, tmp_path: Path) -> No
     code, _, err = run_cli("league", "run", folder, "--submissions", subs, "--max-matches", "3", "--max-rounds", "3",
                            "--workers", "1", "--quiet")
     assert code == 0, err
+    store_replays(folder)
     server = start_server(folder, "127.0.0.1", 0)
     page = chromium.new_page(viewport={"width": 1100, "height": 700})
     errors: list[str] = []

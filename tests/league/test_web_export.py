@@ -1,8 +1,9 @@
 """`export(DIR, OUT)`: the league's pages as a static folder whose every link leads to a file in it, replays
-taken from (and built into) the league's cache, no poll script; one-line errors for a bad DIR or OUT."""
+taken from the league's replay folder (or built into OUT), no live script, no bot's own words; one-line errors for a bad DIR or OUT."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -13,8 +14,9 @@ from runner.league.standings import standings_json
 from runner.league.store import connect
 from runner.league.web.export import export
 from runner.league.web.pages import player_path
+from runner.replay.html import write_html_replay
 
-from webdata import ALICE, BROKEN, GONE, LOGGED, SCRIPT, TOM, links_resolve, make_league, played_log
+from webdata import ALICE, BROKEN, BUILD_OUTPUT, FAULT_OUTPUT, GONE, LOGGED, SCRIPT, TOM, links_resolve, make_league, played_log
 
 
 @pytest.fixture
@@ -24,7 +26,8 @@ def league(tmp_path: Path) -> Path:
 
 def test_export_writes_every_page_with_links_that_resolve(league: Path, tmp_path: Path) -> None:
     (league / "replays").mkdir()
-    (league / "replays" / "1.html").write_text("cached replay 1")
+    (league / "replays" / "1.html").write_text("cached replay 1")  # as an older td-runner left it
+    (league / "replays" / "2.html.gz").write_bytes(gzip.compress(b"stored replay 2"))  # as the worker writes it
     out = tmp_path / "site"
     written = export(league, out)
     pages = {str(path.relative_to(out)) for path in out.rglob("*") if path.is_file()}
@@ -39,16 +42,22 @@ def test_export_writes_every_page_with_links_that_resolve(league: Path, tmp_path
         assert json.loads((out / "standings.json").read_text()) == standings_json(db)
     finally:
         db.close()
-    # replays come from the league's cache, and the missing ones are built into it
+    # replays come from the league's replay folder, and the missing ones are built into OUT (the league is
+    # only read)
     assert (out / "matches/1/replay.html").read_text() == "cached replay 1"
-    assert sorted(path.name for path in (league / "replays").iterdir()) == sorted(f"{n}.html" for n in LOGGED)
-    assert (out / "matches/3/replay.html").read_bytes() == (league / "replays/3.html").read_bytes()
+    assert (out / "matches/2/replay.html").read_text() == "stored replay 2"
+    assert sorted(path.name for path in (league / "replays").iterdir()) == ["1.html", "2.html.gz"]
+    expected, _ = write_html_replay(league / "matches" / "000003", tmp_path / "expected.html")
+    assert (out / "matches/3/replay.html").read_bytes() == expected.read_bytes()
     assert "<script" in (out / "matches/3/replay.html").read_text()  # the replay player itself
-    # on one file system the export links the cache's replays instead of copying them (gigabytes in a big league)
-    assert (out / "matches/3/replay.html").samefile(league / "replays/3.html")
+    # on one file system the export links a plain stored replay instead of copying it (gigabytes in a big league)
+    assert (out / "matches/1/replay.html").samefile(league / "replays/1.html")
     # exporting again overwrites in place
     assert export(league, out) == written
-    assert (out / "matches/3/replay.html").samefile(league / "replays/3.html")
+    assert (out / "matches/1/replay.html").samefile(league / "replays/1.html")
+    # an export is public: no bot's own words in it
+    for page in out.rglob("*.html"):
+        assert FAULT_OUTPUT not in page.read_text() and BUILD_OUTPUT not in page.read_text()
 
 
 def test_export_errors_are_one_line(league: Path, tmp_path: Path) -> None:

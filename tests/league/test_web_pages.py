@@ -9,7 +9,7 @@ import pytest
 from runner.league.web import league_data, site as routes
 from runner.league.web.league_data import LeagueSource
 from runner.league.web.pages import player_path, slug, unslug
-from runner.league.web.site import Site
+from runner.league.web.site import ORGANISER, Site
 
 from webdata import (ALICE, BROKEN, BUILD_OUTPUT, EVENT_TEXT, FAULT_OUTPUT, GONE, REASON, SCRIPT, TOM, big_league,
                      check_page, make_league, played_log, sided_league)
@@ -24,9 +24,9 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_league(root / "league", played_log(root / "scratch"))
 
 
-def page(folder: Path, path: str, live: bool = True) -> str:
+def page(folder: Path, path: str, live: bool = True, viewer: str | None = None) -> str:
     with LeagueSource(folder) as source:
-        response = Site(source, live=live, cache=folder / "replays").get(path)
+        response = Site(source, live=live, cache=folder / "replays", viewer=viewer).get(path)
     assert response.status == 200, path
     return response.body.decode()
 
@@ -36,10 +36,54 @@ def test_every_page_shows_hostile_strings_as_text(league: Path) -> None:
     check_page(page(league, "matches.html"), (ALICE, TOM, SCRIPT, GONE), live=True)
     check_page(page(league, "crosstable.html"), (ALICE, TOM, SCRIPT, GONE), live=True)
     check_page(page(league, "events.html"), (EVENT_TEXT, REASON, "gone & retired", SCRIPT, BROKEN), live=True)
-    check_page(page(league, player_path(SCRIPT)),
+    check_page(page(league, player_path(SCRIPT), viewer=SCRIPT),
                (SCRIPT, FAULT_OUTPUT, "did not finish <in time> & was stopped", "nick<3>"), live=True)
-    check_page(page(league, player_path(BROKEN)), (BROKEN, REASON, BUILD_OUTPUT), live=True)
+    check_page(page(league, player_path(BROKEN), viewer=ORGANISER), (BROKEN, REASON, BUILD_OUTPUT), live=True)
     check_page(page(league, player_path(TOM)), (TOM,), live=True)
+
+
+def test_a_bots_own_words_are_shown_to_its_player_and_the_organiser_alone(league: Path) -> None:
+    """Issue 31.9: the build output and a fault's detail and output are private; the fault's kind and turn
+    are public."""
+    for viewer, live in ((None, True), (None, False), (TOM, True)):
+        text = "".join(check_page(page(league, player_path(SCRIPT), live, viewer), ("timeout",), live=live).text)
+        assert FAULT_OUTPUT not in text and "did not finish" not in text
+        assert BUILD_OUTPUT not in page(league, player_path(BROKEN), live, viewer)
+        assert "build output" not in page(league, player_path(BROKEN), live, viewer)
+    for viewer in (SCRIPT, ORGANISER):
+        assert FAULT_OUTPUT in "".join(check_page(page(league, player_path(SCRIPT), viewer=viewer), live=True).text)
+    mine = page(league, player_path(SCRIPT), viewer=SCRIPT)
+    assert 'name="bot"' in mine and 'name="token"' not in mine  # signed in: the upload form
+    public = page(league, player_path(SCRIPT))
+    assert 'name="token"' in public and 'name="bot"' not in public  # signed out: the sign-in form
+
+
+def test_names_spelled_like_template_placeholders_are_plain_text(tmp_path: Path) -> None:
+    """Issue 31.6: pages are rendered in one pass, so a name or text holding {{RECORD}}-like placeholders,
+    format fields or a script's end is shown as written."""
+    import json as json_module
+
+    from runner.league.store import connect
+
+    folder = make_league(tmp_path / "league", played_log(tmp_path / "scratch"))
+    names = ("{{RECORD}}", "{root}{0}", "</script><!--", "{{BOARD_JS}}{{VIEWER_JS}}")
+    db = connect(folder)
+    for name in names:
+        db.execute("INSERT INTO players (name, created) VALUES (?, 1.7e9)", (name,))
+        player = db.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()[0]
+        db.execute("INSERT INTO versions (player_id, number, hash, created, nick, language, status) "
+                   "VALUES (?, 1, ?, 1.7e9, ?, 'python3', 'active')", (player, f"h{player}", name))
+        db.execute("INSERT INTO ratings (version_id, role, mu0, sigma0, mu, sigma) VALUES (last_insert_rowid(), '', "
+                   "25, 8, 25, 8)")
+        db.execute("INSERT INTO events (time, kind, player, text) VALUES (1.8e9, 'version', ?, ?)", (name, name))
+    db.close()
+    shown = {"index.html": names, "events.html": names, "crosstable.html": names,
+             **{player_path(name): (name,) for name in names}}
+    for path, expected in shown.items():
+        html = page(folder, path)
+        check_page(html, expected, live=True)
+        assert "{{RECORD}}" not in html.split("<script>")[-1]  # nothing reached the live script
+    assert json_module.loads(page(folder, "standings.json"))["players"]
 
 
 def test_static_pages_have_no_script(league: Path) -> None:

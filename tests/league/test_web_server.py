@@ -1,12 +1,15 @@
 """The league's web server over real HTTP: every route answers, unknown paths are 404, standings.json is the
-league's standings_json, a replay is built on first demand exactly as `replay --html` makes it and then read
-from its cache, errors are one-line 500s that leave the server serving."""
+league's standings_json, a replay is sent as the league stored it (compressed to browsers that take gzip)
+and never built on a request, pages are rendered once per change and answer 304 to their ETag, a client
+trickling its headers is cut off, errors are one-line 500s without a path that leave the server serving."""
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import json
-import shutil
+import socket
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -15,6 +18,7 @@ import pytest
 from runner.errors import UserError
 from runner.league.standings import standings_json
 from runner.league.store import connect
+from runner.league.web import app as app_module
 from runner.league.web.pages import player_path
 from runner.league.web.server import start_server
 from runner.replay.html import write_html_replay
@@ -81,27 +85,98 @@ def test_state_changes_when_a_match_finishes(served) -> None:
     assert 'data-state="' + after["key"] + '"' in get(server, "/index.html")[2].decode()
 
 
-def test_replay_is_built_once_then_cached(served, tmp_path: Path) -> None:
+def store_replay(folder: Path, match: int, tmp_path: Path) -> bytes:
+    """The replay the league's worker writes for `match`: DIR/replays/<id>.html.gz; the page's bytes."""
+    page, _ = write_html_replay(folder / "matches" / f"{match:06d}", tmp_path / f"expected-{match}.html")
+    (folder / "replays").mkdir(exist_ok=True)
+    (folder / "replays" / f"{match}.html.gz").write_bytes(gzip.compress(page.read_bytes()))
+    return page.read_bytes()
+
+
+def test_a_replay_is_never_built_on_a_request_and_is_sent_compressed(served, tmp_path: Path) -> None:
     folder, server = served
-    cached = folder / "replays" / "3.html"
-    assert not cached.exists()
     status, kind, body = get(server, "/matches/3/replay.html")
-    assert (status, kind) == (200, "text/html; charset=utf-8")
-    expected, _ = write_html_replay(folder / "matches" / "000003", tmp_path / "expected.html")
-    assert body == expected.read_bytes() == cached.read_bytes()
-    stamp = cached.stat().st_mtime_ns
-    cached.write_bytes(b"the cached page")  # served from the cache from now on: not built again
-    assert get(server, "/matches/3/replay.html")[2] == b"the cached page"
-    assert cached.stat().st_mtime_ns != stamp and sorted(p.name for p in cached.parent.iterdir()) == ["3.html"]
+    assert status == 503 and b"being built" in body  # not built here: the league's worker writes it
+    assert not (folder / "replays").exists()
+    expected = store_replay(folder, 3, tmp_path)
+    address = urlsplit(server.url)
+    for accept, encoded in (("gzip, deflate, br", True), ("identity", False)):
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+        connection.request("GET", "/matches/3/replay.html", headers={"Accept-Encoding": accept})
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        assert response.status == 200 and response.getheader("Content-Type") == "text/html; charset=utf-8"
+        assert (response.getheader("Content-Encoding") == "gzip") is encoded
+        assert (gzip.decompress(data) if encoded else data) == expected
+        assert int(response.getheader("Content-Length")) == len(data)
 
 
-def test_an_error_is_a_one_line_500_and_the_server_goes_on(served) -> None:
+def test_an_error_is_a_one_line_500_without_a_path_and_the_server_goes_on(served) -> None:
     folder, server = served
-    shutil.rmtree(folder / "matches" / "000002")
+    (folder / "replays").mkdir()
+    (folder / "replays" / "2.html.gz").write_bytes(b"not gzip at all")  # a broken file, sent to a client without gzip
     status, kind, body = get(server, "/matches/2/replay.html")
     assert status == 500 and kind.startswith("text/plain") and body.count(b"\n") == 1
-    assert b"000002" in body
+    assert str(folder).encode() not in body and b"/" not in body
     assert get(server, "/index.html")[0] == 200
+
+
+def test_pages_are_rendered_once_per_change_with_etag_and_304(served) -> None:
+    folder, server = served
+    address = urlsplit(server.url)
+
+    def fetch(path: str, etag: str | None = None):
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+        connection.request("GET", path, headers={"If-None-Match": etag} if etag else {})
+        response = connection.getresponse()
+        body = response.read()
+        connection.close()
+        return response.status, response.getheader("ETag"), response.getheader("Cache-Control"), body
+
+    status, etag, cache, body = fetch("/crosstable.html")
+    assert status == 200 and etag and cache == "public, max-age=2"
+    assert fetch("/crosstable.html", etag)[:2] == (304, etag)
+    app = server.app
+    rendered = app._cached["crosstable.html"]
+    assert fetch("/crosstable.html")[3] == body and app._cached["crosstable.html"] is rendered  # from memory
+    db = connect(folder)
+    db.execute("INSERT INTO matches (id, task, seed, finished, end_reason, rounds, draw, wall_seconds, cpu_seconds) "
+               "VALUES (8, 8, 8, 1.8e9, 'max_rounds', 4, 1, 1.0, 0.01)")
+    db.close()
+    time.sleep(app_module.RENDER_EVERY_S)  # a page is rendered again at most this often
+    status, new_etag, _, new_body = fetch("/crosstable.html", etag)
+    assert status == 200 and new_etag != etag and b"8 matches" in new_body  # the change is seen
+
+
+def test_a_client_trickling_its_headers_is_cut_off(served, monkeypatch) -> None:
+    from runner.league.web import server as web_server
+
+    folder, server = served
+    address = urlsplit(server.url)
+    assert web_server.HEADERS_S == 10.0
+    monkeypatch.setattr(web_server, "HEADERS_S", 1.0)  # read when a connection opens
+    slow = socket.create_connection((address.hostname, address.port), timeout=10)
+    started = time.monotonic()
+    closed_after = None
+    try:
+        for byte in b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100:
+            slow.sendall(bytes([byte]))  # every byte would restart uvicorn's own keep-alive timer
+            time.sleep(0.05)
+            if time.monotonic() - started > 4:
+                break
+    except OSError:
+        closed_after = time.monotonic() - started
+    if closed_after is None:
+        slow.settimeout(5)
+        try:
+            assert slow.recv(100) == b""
+        except OSError:
+            pass
+        closed_after = time.monotonic() - started
+    slow.close()
+    assert 0.9 <= closed_after < 4.5
+    assert get(server, "/index.html")[0] == 200  # others are served meanwhile and after
 
 
 def test_not_a_league_and_a_taken_port_are_one_line_errors(tmp_path: Path, served) -> None:
@@ -122,4 +197,5 @@ def test_readers_do_not_block_the_writer(served) -> None:
     assert get(server, "/events.html")[0] == 200
     writer.execute("COMMIT")
     writer.close()
+    time.sleep(app_module.RENDER_EVERY_S)  # a page is rendered again at most this often
     assert "during a read" in get(server, "/events.html")[2].decode()

@@ -1,17 +1,21 @@
 """`league export DIR OUT` and `standings DIR --html OUT`: the pages as a static folder any web server (or
-file://) can show. The same routes as the live server (site.py), without the poll script; replays included,
-a league's from its replay cache (built there first when missing), hard-linked where possible."""
+file://) can show. The same routes as the live server (site.py), without the live script and without any
+bot's own words (an export is public); replays included: a league's from its replay folder (decompressed, or
+hard-linked when stored plain), and built straight into OUT for a match that has none yet (the league folder
+is only read)."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import shutil
 from pathlib import Path
 
 from runner.errors import UserError
+from runner.replay.html import write_html_replay
 from runner.league.web.league_data import LeagueSource
 from runner.league.web.model import Source
-from runner.league.web.replays import CACHE, ensure_replay
+from runner.league.web.replays import CACHE, cached_replay
 from runner.league.web.pages import replay_path
 from runner.league.web.site import Site
 
@@ -26,8 +30,8 @@ def export(folder: Path, out: Path) -> int:
 
 
 def write_site(source: Source, out: Path, cache: Path | None) -> int:
-    """Every page of `source` and its replays under `out`. Replays are built into `cache` and copied (into
-    `out` directly when there is no cache or it cannot be written)."""
+    """Every page of `source` and its replays under `out`: those stored in `cache` copied, the others built
+    into `out`."""
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / ".td-runner-write-test"
@@ -45,16 +49,13 @@ def write_site(source: Source, out: Path, cache: Path | None) -> int:
         if log is None:
             continue
         target = out / replay_path(match)
-        built = None
-        if cache is not None:
-            try:
-                built = ensure_replay(log, cache / f"{match}.html")
-            except UserError:
-                built = None  # a league folder we may not write to: build straight into `out`
-        if built is not None:
-            _copy(built, target)
+        stored = cached_replay(cache, match) if cache is not None else None
+        if stored is None:
+            _build(log, target)
+        elif stored.suffix == ".gz":
+            _write(target, gzip.decompress(stored.read_bytes()))
         else:
-            ensure_replay(log, target)
+            _copy(stored, target)
         written += 1
     return written
 
@@ -65,6 +66,14 @@ def _write(path: Path, data: bytes) -> None:
         path.write_bytes(data)
     except OSError as exc:
         raise UserError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _build(log: Path, target: Path) -> None:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{target.parent}: cannot write: {exc.strerror or exc}") from None
+    write_html_replay(log, target, public=True)
 
 
 def _copy(source: Path, target: Path) -> None:

@@ -1,8 +1,10 @@
-"""The page model filled from a league's database (one read-only connection per request).
+"""The page model filled from a league's database (read-only).
 
 Every list that grows with the league is read through an index with a LIMIT (recent matches, a player's
 recent matches and faults, events), so a page costs the same after ten or ten thousand matches; the
-crosstable and the rating chart read all of a league's (a player's) seats, which stays in the milliseconds."""
+standings' and crosstable's counts come from a `Ledger` that folds in only the matches recorded since it
+last looked (the server keeps one for its lifetime; a source made without one counts everything once); the
+rating chart reads a player's own seats, which stays in the milliseconds."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from runner.league import standings as league_standings
 from runner.league.standings import StandingRow
 from runner.league.settings import SETTINGS_KEY
 from runner.league.store import connect, get_meta, loads
+from runner.league.web.ledger import Ledger
 from runner.league.web.model import ChartPoint, Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Seat, Version
 
 #: At most this many faults are listed on a player's page (the most recent).
@@ -22,17 +25,26 @@ FAULTS_SHOWN = 50
 #: At most this many of a player's matches are listed on its page.
 PLAYER_MATCHES_SHOWN = 30
 
-_TALLY = ("COUNT(s.place) AS games, COALESCE(SUM(s.result = 'win'), 0) AS wins, "
-          "COALESCE(SUM(s.result = 'draw'), 0) AS draws, COALESCE(SUM(s.result = 'loss'), 0) AS losses, "
-          "COALESCE(SUM(s.timeouts + s.crashes + s.invalid + s.disqualified), 0) AS faults")
+
+
+def state_key(db: sqlite3.Connection) -> str:
+    """What changes whenever a match is recorded or an event lands (versions, builds, uploads): the newest
+    match's and event's ids (both only grow), two index look-ups, cheap enough to ask on every request."""
+    matches, events = db.execute("SELECT (SELECT COALESCE(MAX(id), 0) FROM matches), "
+                                 "(SELECT COALESCE(MAX(id), 0) FROM events)").fetchone()
+    return f"{matches}-{events}"
 
 
 class LeagueSource:
-    """A league folder's pages' data; `close()` (or `with`) ends the connection."""
+    """A league folder's pages' data; `close()` (or `with`) ends the connection it opened. `db`: a read-only
+    connection to use instead (the server's, kept per thread); `ledger`: the counts folded so far."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, db: sqlite3.Connection | None = None, ledger: Ledger | None = None) -> None:
         self.folder = Path(folder)
-        self.db: sqlite3.Connection = connect(self.folder, readonly=True)
+        self._own = db is None
+        self.db: sqlite3.Connection = connect(self.folder, readonly=True) if db is None else db
+        self.ledger = ledger or Ledger()
+        self._folded = False
 
     def __enter__(self) -> LeagueSource:
         return self
@@ -41,23 +53,30 @@ class LeagueSource:
         self.close()
 
     def close(self) -> None:
-        self.db.close()
+        if self._own:
+            self.db.close()
+
+    def _fold(self) -> Ledger:
+        if not self._folded:
+            self.ledger.fold(self.db)
+            self._folded = True
+        return self.ledger
 
     # --- the site -------------------------------------------------------------------------------------
 
     def info(self) -> Info:
         settings = loads(get_meta(self.db, SETTINGS_KEY), {})
         game = str(settings.get("game", "?"))
-        matches = league_standings.match_count(self.db)
-        last_event = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0]
-        return Info(title=f"{game} league", game=game, matches=matches, state=f"{matches}-{last_event}",
+        state = state_key(self.db)
+        # matches are numbered 1, 2, ... as they are recorded (the recorder's ids), so the newest is the count
+        return Info(title=f"{game} league", game=game, matches=int(state.split("-")[0]), state=state,
                     has_events=True)
 
     def standings(self) -> list[StandingRow]:
-        return league_standings.standings(self.db)
+        return league_standings.standings(self.db, self._fold().tally)
 
     def standings_json(self) -> dict[str, Any]:
-        return league_standings.standings_json(self.db)
+        return league_standings.standings_json(self.db, self._fold().tally)
 
     def recent_matches(self, limit: int) -> list[MatchRow]:
         return self._match_rows(self.db.execute("SELECT * FROM matches ORDER BY id DESC LIMIT ?", (limit,)))
@@ -79,19 +98,11 @@ class LeagueSource:
                 for row in matches]
 
     def crosstable(self) -> Crosstable:
-        cells = {}
-        for row in self.db.execute(
-                "SELECT pa.name AS a, pb.name AS b, "
-                "SUM(NOT m.draw AND sa.place < sb.place), SUM(m.draw OR sa.place = sb.place), "
-                "SUM(NOT m.draw AND sa.place > sb.place) "
-                "FROM seats sa JOIN seats sb ON sb.match_id = sa.match_id AND sb.position != sa.position "
-                "JOIN matches m ON m.id = sa.match_id "
-                "JOIN versions va ON va.id = sa.version_id JOIN players pa ON pa.id = va.player_id "
-                "JOIN versions vb ON vb.id = sb.version_id JOIN players pb ON pb.id = vb.player_id "
-                "WHERE sa.place IS NOT NULL AND sb.place IS NOT NULL GROUP BY pa.id, pb.id"):
-            cells[(row[0], row[1])] = (row[2], row[3], row[4])
-        names = tuple(dict.fromkeys(row.name for row in league_standings.standings(self.db)))
-        return Crosstable(names, cells)
+        ledger = self._fold()
+        names = {row[0]: row[1] for row in self.db.execute("SELECT id, name FROM players")}
+        cells = {(names[a], names[b]): cell for (a, b), cell in ledger.crosstable().items()
+                 if a in names and b in names}
+        return Crosstable(tuple(dict.fromkeys(row.name for row in self.standings())), cells)
 
     def events(self, limit: int) -> list[Event]:
         return [Event(row["time"], row["kind"], row["player"], row["text"])
@@ -107,14 +118,15 @@ class LeagueSource:
         if player is None:
             return None
         versions = []
+        ledger = self._fold()
         for version in self.db.execute("SELECT * FROM versions WHERE player_id = ? ORDER BY number",
                                        (player["id"],)).fetchall():
-            tally = self.db.execute(f"SELECT {_TALLY} FROM seats s WHERE s.version_id = ?",
-                                    (version["id"],)).fetchone()
+            games, wins, draws, losses, faults = ledger.tally(version["id"])
             versions.append(Version(number=version["number"], hash=version["hash"], created=version["created"],
                                     status=version["status"], reason=version["reason"],
                                     build_output=version["build_output"], nick=version["nick"],
-                                    language=version["language"], **{key: tally[key] for key in tally.keys()}))
+                                    language=version["language"], games=games, wins=wins, draws=draws,
+                                    losses=losses, faults=faults))
         recent = self.db.execute(
             "SELECT m.* FROM versions v JOIN seats s ON s.version_id = v.id JOIN matches m ON m.id = s.match_id "
             "WHERE v.player_id = ? ORDER BY s.match_id DESC LIMIT ?", (player["id"], PLAYER_MATCHES_SHOWN))

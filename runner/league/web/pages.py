@@ -3,15 +3,26 @@
 Every string that comes from a bot folder or the database passes through `html.escape` (the `e` below) on
 its way into the page, a player's page path spells its name by `slug`, and every link is relative (`root`
 leads back to the site's top), so the same pages work served live, from file://, and under any web server
-sub-path. A page loads nothing from the network (its Content-Security-Policy forbids it); a live page polls
-`state.json` every few seconds and reloads when a match finished or something happened.
+sub-path. A page loads nothing from the network (its Content-Security-Policy forbids it); a live page listens
+to the server's `updates` stream (server-sent events) and reloads when a match finished or something happened,
+at most once every RELOAD_MS.
+
+Every page is built in one pass from its data (f-strings over escaped values, never a template whose
+placeholders are replaced one after another, so a name spelled like a placeholder is just text), and a
+value inside a <script> goes through `script_json`, so nothing in it can end the element.
+
+What a bot printed is its player's own (issue 31.9): the build output and a fault's detail and output are
+shown only on the player's page to that player (signed in) and to the organiser (`private=True`); every other
+page, and every exported one, shows a fault's match, version, turn and kind, never text.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import string
 import time
+from typing import Any
 from collections.abc import Iterable, Sequence
 from html import escape as e
 
@@ -19,8 +30,11 @@ from runner.league.web.chart import rating_chart
 from runner.league.standings import StandingRow
 from runner.league.web.model import Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Version
 
-#: How often a live page asks whether it is stale.
-POLL_MS = 3000
+#: A live page reloads at most this often however fast matches finish (plus up to JITTER_MS, so that 300 tabs
+#: told of one change at once do not all ask in the same instant).
+RELOAD_MS, JITTER_MS = 5000, 3000
+#: Browsers without EventSource poll state.json this often instead.
+POLL_MS = 5000
 
 POLICY = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; "
           "img-src data:; base-uri 'none'; form-action 'self'")
@@ -83,18 +97,34 @@ def when(seconds: float | None) -> str:
     return "" if seconds is None else time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(seconds))
 
 
+def script_json(value: Any) -> str:
+    """`value` as JSON that is safe inside <script>: '<', '>' and '&' written as \\u escapes, so neither
+    `</script>` nor `<!--` in a name can end or change the element."""
+    return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _live_script(root: str) -> str:
+    """Reload when the server says the league changed: EventSource on `updates` (one open connection, no
+    polling), at most once per RELOAD_MS since the page loaded."""
+    return ("<script>(function(){var state=document.body.getAttribute('data-state'),loaded=Date.now(),"
+            f"root={script_json(root)},timer=null;"
+            "function stale(){if(timer)return;timer=setTimeout(function(){location.reload()},"
+            f"Math.max(0,loaded+{RELOAD_MS}-Date.now())+Math.random()*{JITTER_MS})}}"
+            "function seen(key){if(key&&key!==state)stale()}"
+            "if(window.EventSource){new EventSource(root+'updates').onmessage=function(m){seen(m.data)}}"
+            "else{setInterval(function(){fetch(root+'state.json',{cache:'no-store'})"
+            ".then(function(r){return r.ok?r.json():null}).then(function(s){seen(s&&s.key)})"
+            f".catch(function(){{}})}},{POLL_MS})}}}})();</script>")
+
+
 def layout(info: Info, title: str, body: str, *, root: str, live: bool) -> str:
-    """A whole page: head, navigation, `body` (already escaped HTML), and the poll script when live."""
+    """A whole page: head, navigation, `body` (already escaped HTML), and the live script when live."""
     links = [("index.html", "Standings"), ("matches.html", "Matches"), ("crosstable.html", "Crosstable")]
     if info.has_events:
         links.append(("events.html", "Events"))
     links.append(("standings.json", "standings.json"))
     nav = "".join(f'<a href="{root}{href}">{label}</a>' for href, label in links)
-    poll = "" if not live else (
-        "<script>(function(){var state=document.body.getAttribute('data-state');setInterval(function(){"
-        f"fetch('{root}state.json',{{cache:'no-store'}}).then(function(r){{return r.ok?r.json():null}})"
-        ".then(function(s){if(s&&s.key!==state)location.reload()}).catch(function(){})}"
-        f",{POLL_MS})}})();</script>")
+    poll = _live_script(root) if live else ""
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -196,11 +226,11 @@ def events_page(info: Info, events: Sequence[Event], *, live: bool) -> str:
     return layout(info, "Events", body, root="", live=live)
 
 
-def _versions(versions: Sequence[Version]) -> str:
+def _versions(versions: Sequence[Version], private: bool) -> str:
     rows = []
     for version in reversed(versions):
         output = (f"<details><summary>build output</summary><pre>{e(version.build_output)}</pre></details>"
-                  if version.build_output else "")
+                  if version.build_output and private else "")
         rows.append((e(_version(version.number)), e(version.nick), e(version.language), e(when(version.created)),
                      _status(version.status, version.reason) + output, str(version.games),
                      f"{version.wins}-{version.draws}-{version.losses}", str(version.faults),
@@ -209,39 +239,66 @@ def _versions(versions: Sequence[Version]) -> str:
                   rows, numeric=(5, 7))
 
 
-def _faults(faults: Sequence[Fault], root: str) -> str:
+def _faults(faults: Sequence[Fault], root: str, private: bool) -> str:
     if not faults:
         return "<p>No faults.</p>"
-    rows = [(f'<a href="{e(replay_href(root, fault.match))}">{fault.match}</a>', e(_version(fault.version)),
-             e(str(fault.turn)), e(fault.kind), e(fault.detail),
-             f"<pre>{e(fault.output)}</pre>" if fault.output else '<span class="muted">no output</span>')
-            for fault in faults]
-    return _table(("match", "version", "turn", "kind", "detail", "the bot's output"), rows)
+    rows = []
+    for fault in faults:
+        row = [f'<a href="{e(replay_href(root, fault.match))}">{fault.match}</a>', e(_version(fault.version)),
+               e(str(fault.turn)), e(fault.kind)]
+        if private:
+            row += [e(fault.detail),
+                    f"<pre>{e(fault.output)}</pre>" if fault.output else '<span class="muted">no output</span>']
+        rows.append(row)
+    headers = ("match", "version", "turn", "kind") + (("detail", "the bot's output") if private else ())
+    note = "" if private else ("<p class=muted>What a bot printed (and a build's output) is shown to its player "
+                               "alone: sign in below to see yours.</p>")
+    return note + _table(headers, rows)
 
 
-def player_page(info: Info, player: PlayerPage, *, live: bool) -> str:
+def player_page(info: Info, player: PlayerPage, *, live: bool, private: bool = False,
+                viewer: str | None = None) -> str:
+    """A player's page; `private`: with its bots' own words (the player signed in, or the organiser);
+    `viewer`: who is signed in (None: nobody), which decides the form at its foot on a live page."""
     root = "../"
     parts = [f"<h1>{e(player.name)}{' <span class=status>retired</span>' if player.retired else ''}</h1>",
-             "<h2>Versions</h2>", _versions(player.versions)]
+             "<h2>Versions</h2>", _versions(player.versions, private)]
     if player.charts:
         parts.append("<h2>Rating</h2><p class=muted>mu with a band of mu ± sigma after each rated match; a dashed "
                      "line where a new version took over</p>")
         for role, points in player.charts:
             parts.append((f"<h3>{e(role)}</h3>" if role else "") + rating_chart(points, role))
     parts += [f"<h2>Recent matches</h2>{match_table(player.matches, root)}",
-              f"<h2>Faults</h2>{_faults(player.faults, root)}"]
-    if live:  # only a served page has a server to take an upload
-        parts.append(UPLOAD_FORM.format(root=root))
+              f"<h2>Faults</h2>{_faults(player.faults, root, private)}"]
+    if live:  # only a served page has a server to sign in to and take an upload
+        parts.append(_forms(root, player.name, viewer))
     return layout(info, player.name, "".join(parts), root=root, live=live)
 
 
-#: The player's own upload (POST /submit, runner/league/submit_route.py): the token decides whose bot it is.
-UPLOAD_FORM = (
-    '<h2>Submit a new version</h2><form id="submit" method="post" action="{root}submit" '
-    'enctype="multipart/form-data"><p><label>Your token <input type="password" name="token" required '
-    'autocomplete="off"></label></p><p><label>Your bot (.zip or .tar.gz, bot.json at its top) '
-    '<input type="file" name="bot" accept=".zip,.tar.gz,.tgz" required></label></p>'
-    '<p><button type="submit">Submit</button></p></form>')
+def _forms(root: str, name: str, viewer: str | None) -> str:
+    """Signed out: the sign-in form (POST /login sets an HttpOnly cookie from the token, so the token is
+    checked before an upload's first byte is read). Signed in as this player: the upload form (POST /submit,
+    the cookie decides whose bot it is). Signed in as someone else: how to sign out."""
+    back = f'<input type="hidden" name="next" value="{e(player_path(name))}">'
+    sign_out = (f'<form id="logout" method="post" action="{root}logout">{back}'
+                '<button type="submit">Sign out</button></form>')
+    if viewer is None:
+        return (f'<h2>Sign in</h2><form id="login" method="post" action="{root}login">{back}'
+                '<p><label>Your token <input type="password" name="token" required autocomplete="off"></label> '
+                '<button type="submit">Sign in</button></p></form>'
+                '<p class=muted>Signed in, you see your bots\' output here and can submit a new version.</p>')
+    if viewer != name:
+        return f"<p class=muted>Signed in as {e(viewer)}.</p>{sign_out}"
+    return ('<h2>Submit a new version</h2><form id="submit" method="post" action="' + root + 'submit" '
+            'enctype="multipart/form-data"><p><label>Your bot (.zip or .tar.gz, bot.json at its top) '
+            '<input type="file" name="bot" accept=".zip,.tar.gz,.tgz" required></label></p>'
+            f'<p><button type="submit">Submit</button></p></form>{sign_out}')
+
+
+def message_page(info: Info, title: str, text: str, *, root: str, refresh_s: int | None = None) -> str:
+    """A short page saying one thing (a replay being built, a refused sign-in), optionally reloading."""
+    refresh = f'<meta http-equiv="refresh" content="{int(refresh_s)}">' if refresh_s else ""
+    return layout(info, title, f"{refresh}<h1>{e(title)}</h1><p>{e(text)}</p>", root=root, live=False)
 
 
 def not_found_page(info: Info, what: str, *, root: str) -> str:

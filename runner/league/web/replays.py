@@ -1,30 +1,19 @@
-"""A match's self-contained HTML replay, exactly as `td-runner replay --html` makes it, built once on first
-demand: later requests read the file. Built aside and renamed into place (runner/replay/html.py), one build
-at a time in this process, so two requests for the same replay never race on its temporary file."""
+"""Where a league keeps its matches' HTML replays: `DIR/replays/<match id>.html.gz`, written once by the
+worker that played the match (or a background builder, for matches recorded before replays were written
+that way), never on a page request. A plain `<id>.html` left by an older td-runner is used as it is."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
-from runner.errors import UserError
-from runner.replay.html import write_html_replay
-
-#: The league's cache of built replays, inside its folder: replays/<match id>.html.
+#: The league's replay folder, inside its folder.
 CACHE = "replays"
 
-_building = threading.Lock()
 
-
-def ensure_replay(log: Path, target: Path) -> Path:
-    """`target`, built from the match log `log` unless it is there already."""
-    if target.is_file():
-        return target
-    with _building:
-        if not target.is_file():
-            try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise UserError(f"{target.parent}: cannot create the replay folder: {exc.strerror or exc}") from None
-            write_html_replay(log, target)
-    return target
+def cached_replay(cache: Path, match: int) -> Path | None:
+    """The stored replay of `match` (compressed first), or None while there is none."""
+    for name in (f"{match}.html.gz", f"{match}.html"):
+        path = cache / name
+        if path.is_file():
+            return path
+    return None

@@ -1,38 +1,112 @@
-"""The live web pages of a league: stdlib `http.server.ThreadingHTTPServer` in a daemon thread.
+"""Serving the league's web app (app.py) with uvicorn, in a process of its own (`td-runner league serve`, which
+`league run --serve` starts as a child) or on a thread of the caller (`start_server`, for tests and scripts).
 
-The stdlib server is enough here: GET of small server-rendered pages to a handful of browsers, a thread per
-request, no TLS (bind to 127.0.0.1, the default, or put a proxy in front). Each request opens its own
-read-only SQLite connection (WAL lets readers work beside the league's writer) and closes it; a request
-never raises into the league: any error is a 500 with one line of text. Routes are the dict in site.py
-(GET) and `POST_ROUTES` here (`/submit`: runner/league/submit_route.py); a POST body larger than the
-league's upload cap is refused from its Content-Length, before it is read.
+Why uvicorn: a maintained ASGI server whose event loop holds hundreds of idle live-update streams and slow
+sockets without a thread each (the stdlib `http.server` it replaces spent a thread, and a 1.3 GB peak, on 760
+slow sockets), with a connection cap (`limit_concurrency`) and a listen backlog. Its pure-Python h11 protocol
+is used (no compiled extra needed); uvicorn has no time limit on receiving a request's headers (its keep-alive
+timer restarts with every byte, so a client trickling a header a byte at a time holds a socket for ever), so
+`GuardedH11` adds one: HEADERS_S from the connection (or from the previous response) to the end of the
+headers, else the connection is closed. A client that stops reading its answer is cut off after STALLED_S
+with its write buffer full. Bodies have their own time-outs in the app.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import ctypes
+import logging
+import os
+import signal
 import socket
+import sys
 import threading
-from collections.abc import Callable, Iterable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import time
+from collections.abc import Iterable
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from runner.errors import UserError
-from runner.league.submit_route import Throttle, handle_submit, upload_cap
+from runner.league.submit_route import Throttle  # noqa: F401 (older tests reset server._THROTTLE)
+from runner.league.web.app import LeagueApp
 from runner.league.web.league_data import LeagueSource
-from runner.league.web.replays import CACHE
-from runner.league.web.site import Response, Site
 
-_THROTTLE = Throttle()
+#: A request's headers must have arrived this long after the connection opened (or the last answer ended).
+HEADERS_S = 10.0
+#: A client whose socket takes nothing for this long while an answer waits to be sent is cut off.
+STALLED_S = 30.0
+#: Connections (and requests in progress) at once: 300 live tabs + 500 slow sockets + readers, with room.
+CONNECTIONS = 2000
+BACKLOG = 2048
+
+_THROTTLE = Throttle()  # kept for older callers; each server has its own (LeagueApp.throttle)
 
 
-def _submit(folder: Path, body: bytes, headers: dict[str, str], address: str) -> Response:
-    answer = handle_submit(folder, body, headers, address, _THROTTLE)
-    return Response(answer.status, "text/plain; charset=utf-8", f"{answer.text}\n".encode())
+def _guarded_h11() -> type:
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    class GuardedH11(H11Protocol):
+        """uvicorn's h11 protocol with an absolute deadline for a request's headers and a cut-off for a
+        client that does not read (see the module docstring)."""
 
-#: POST path -> handler(folder, request body, headers, client address) -> Response.
-POST_ROUTES: dict[str, Callable[[Path, bytes, dict[str, str], str], Response]] = {"/submit": _submit}
+        _deadline: asyncio.TimerHandle | None = None
+        _stalled: asyncio.TimerHandle | None = None
+        _armed_for: object = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            # asyncio sets TCP_NODELAY only on sockets whose proto is IPPROTO_TCP, and a socket accepted from
+            # one made by socket.create_server has proto 0: without it, an answer's body (a second write)
+            # waits for the ACK of its headers, 40 ms on every kept-alive request
+            with contextlib.suppress(OSError, AttributeError):
+                transport.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self._arm()
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._armed_for = self.cycle  # the request whose headers are awaited is the next new cycle
+            self._deadline = self.loop.call_later(HEADERS_S, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing():
+                self.transport.abort()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._deadline is not None and self.cycle is not self._armed_for:
+                self._disarm()  # a new request's headers are in
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing() and self.conn.their_state in (h11.IDLE, h11.SEND_BODY, h11.DONE):
+                if self.cycle is None or self.cycle.response_complete:
+                    self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            if self._stalled is not None:
+                self._stalled.cancel()
+            super().connection_lost(exc)
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._stalled is None:
+                self._stalled = self.loop.call_later(STALLED_S, self.transport.abort)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            if self._stalled is not None:
+                self._stalled.cancel()
+                self._stalled = None
+
+    return GuardedH11
 
 
 def client_address(peer: str, forwarded_for: str | None, trusted_proxies: frozenset[str]) -> str:
@@ -48,104 +122,163 @@ def client_address(peer: str, forwarded_for: str | None, trusted_proxies: frozen
     return peer
 
 
-class WebServer:
-    """A running server; `.url` is where it answers (with the port it got), `.close()` stops it."""
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket (port 0: a free one); UserError, one line, when it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family, backlog=BACKLOG)
+    except OSError as exc:
+        raise UserError(f"cannot serve the league's pages on {host}:{port}: {exc.strerror or exc}") from None
 
-    def __init__(self, httpd: ThreadingHTTPServer, thread: threading.Thread) -> None:
-        self._httpd, self._thread = httpd, thread
-        host, port = httpd.server_address[:2]
-        host = f"[{host}]" if ":" in str(host) else host
-        self.url = f"http://{host}:{port}/"
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    host = f"[{host}]" if ":" in str(host) else host
+    return f"http://{host}:{port}/"
+
+
+def check_league(folder: Path) -> None:
+    """One error line now (not a 500 on every page) when `folder` is no league this process can read."""
+    folder = Path(folder)
+    if folder.is_dir() and not os.access(folder, os.R_OK | os.X_OK):
+        raise UserError(f"{folder}: cannot read this folder (its permissions keep this user out)")
+    LeagueSource(folder).close()
+
+
+def _server(app: LeagueApp) -> object:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self):  # type: ignore[no-untyped-def]
+            """Ctrl-C and SIGTERM stop the server, which then exits 0 as `league run` does (uvicorn's own
+            handlers raise the signal again once stopped: a KeyboardInterrupt, exit code 130)."""
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            stop = lambda signum, frame: setattr(self, "should_exit", True)  # noqa: E731
+            previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+            try:
+                yield
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+
+    logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
+    config = uvicorn.Config(app, http=_guarded_h11(), loop="asyncio", lifespan="off", ws="none",
+                            log_config=None, access_log=False, limit_concurrency=CONNECTIONS, backlog=BACKLOG,
+                            timeout_keep_alive=5, timeout_graceful_shutdown=1, server_header=False)
+    return Server(config)
+
+
+class WebServer:
+    """A server running on a thread of this process; `.url` is where it answers, `.close()` stops it."""
+
+    def __init__(self, folder: Path, sock: socket.socket, trusted_proxies: frozenset[str]) -> None:
+        self.url = url_of(sock)
+        self.app = LeagueApp(folder, trusted_proxies)
+        self._server = _server(self.app)
+        self._thread = threading.Thread(target=self._serve, args=(sock,), name="league-web", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started and self._thread.is_alive() and time.monotonic() < deadline:  # type: ignore
+            time.sleep(0.01)
+
+    def _serve(self, sock: socket.socket) -> None:
+        asyncio.run(self._server.serve(sockets=[sock]))  # type: ignore[attr-defined]
 
     def close(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
-
-
-def _handler(folder: Path, trusted_proxies: frozenset[str]) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "td-runner-league"
-
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-            self._answer(lambda: self._get(urlsplit(self.path).path))
-
-        def do_HEAD(self) -> None:  # noqa: N802
-            self._answer(lambda: self._get(urlsplit(self.path).path), body=False)
-
-        def do_POST(self) -> None:  # noqa: N802
-            route = POST_ROUTES.get(urlsplit(self.path).path)
-            if route is None:
-                self._send(Response(404, "text/plain; charset=utf-8", b"not found\n"))
-                return
-            try:
-                length = int(self.headers.get("Content-Length") or "")
-            except ValueError:
-                self.close_connection = True
-                self._send(Response(411, "text/plain; charset=utf-8", b"refused: a Content-Length is needed\n"))
-                return
-            cap = upload_cap(folder)
-            if not 0 <= length <= cap:  # refused before a byte of the body is read
-                self.close_connection = True
-                self._send(Response(413, "text/plain; charset=utf-8",
-                                    f"refused: the upload is {length} bytes; this league takes at most {cap}\n".encode()))
-                return
-            data = self.rfile.read(length)
-            client = client_address(self.client_address[0], self.headers.get("X-Forwarded-For"), trusted_proxies)
-            self._answer(lambda: route(folder, data, dict(self.headers), client))
-
-        def _get(self, path: str) -> Response:
-            with LeagueSource(folder) as source:
-                return Site(source, live=True, cache=folder / CACHE).get(path.lstrip("/"))
-
-        def _answer(self, respond: Callable[[], Response], body: bool = True) -> None:
-            try:
-                response = respond()
-            except UserError as exc:
-                response = Response(500, "text/plain; charset=utf-8", f"{exc}\n".encode())
-            except Exception as exc:  # noqa: BLE001 (a page's bug must not stop the league)
-                line = f"internal error: {type(exc).__name__}: {exc}".splitlines()[0]
-                response = Response(500, "text/plain; charset=utf-8", f"{line}\n".encode())
-            self._send(response, body)
-
-        def _send(self, response: Response, body: bool = True) -> None:
-            try:
-                self.send_response(response.status)
-                self.send_header("Content-Type", response.content_type)
-                self.send_header("Content-Length", str(len(response.body)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                if body:
-                    self.wfile.write(response.body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the browser went away
-
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass  # the league's terminal is for the league
-
-    return Handler
-
-
-def _server_class(host: str) -> type[ThreadingHTTPServer]:
-    if ":" not in host:
-        return ThreadingHTTPServer
-
-    class IPv6Server(ThreadingHTTPServer):
-        address_family = socket.AF_INET6
-
-    return IPv6Server
+        self.app.close()
+        self._server.should_exit = True  # type: ignore[attr-defined]
+        self._thread.join(timeout=10)
 
 
 def start_server(folder: Path, host: str, port: int, trusted_proxies: Iterable[str] = ()) -> WebServer:
     """Serve the pages of the league in `folder` on host:port (port 0: a free one) from a daemon thread;
     requests from `trusted_proxies` are counted by the client address they forward (client_address)."""
-    folder = Path(folder)
-    LeagueSource(folder).close()  # not a league: one error line now, not a 500 on every page
-    try:
-        httpd = _server_class(host)((host, port), _handler(folder, frozenset(trusted_proxies)))
-    except OSError as exc:
-        raise UserError(f"cannot serve the league's pages on {host}:{port}: {exc.strerror or exc}") from None
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, name="league-web", daemon=True)
-    thread.start()
-    return WebServer(httpd, thread)
+    check_league(folder)
+    return WebServer(Path(folder), listen(host, port), frozenset(trusted_proxies))
+
+
+def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], parent: int | None = None) -> None:
+    """`league serve`: serve until SIGINT/SIGTERM (uvicorn's handlers) or, with `parent`, until that process
+    is gone (the league that started this server)."""
+    app = LeagueApp(Path(folder), frozenset(trusted_proxies))
+    server = _server(app)
+
+    if parent is not None:
+        die_with_parent()
+        if os.getppid() != parent:  # the league ended before the signal was asked for
+            return
+
+    async def main() -> None:
+        if parent is not None:
+            async def watch() -> None:
+                while os.getppid() == parent:
+                    await asyncio.sleep(0.5)
+                server.should_exit = True  # type: ignore[attr-defined]
+
+            watcher = asyncio.get_running_loop().create_task(watch())
+        try:
+            await server.serve(sockets=[sock])  # type: ignore[attr-defined]
+        finally:
+            app.close()
+            if parent is not None:
+                watcher.cancel()
+
+    asyncio.run(main())
+
+
+def die_with_parent() -> None:
+    """SIGTERM to this process when its parent dies (Linux; elsewhere `serve` polls its parent). Asked for by
+    the child itself once started (not between fork and exec, where a multi-threaded parent's locks may be
+    held), so the caller checks the parent is still there afterwards."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+class ServeChild:
+    """`league run --serve`: the web server as a child process (`td-runner league serve`). The league binds
+    the socket (so a taken port is the league's own one-line error, and port 0 is known at once) and hands it
+    over; the child dies with the league, and the league plays on whatever becomes of the child."""
+
+    def __init__(self, folder: Path, host: str, port: int, trusted_proxies: Iterable[str]) -> None:
+        import subprocess
+
+        sock = listen(host, port)
+        self.url = url_of(sock)
+        command = [sys.executable, "-m", "runner", "league", "serve", str(folder), "--fd", str(sock.fileno()),
+                   "--parent", str(os.getpid())]
+        for proxy in trusted_proxies:
+            command += ["--trusted-proxy", proxy]
+        try:
+            self.process = subprocess.Popen(command, pass_fds=[sock.fileno()], stdin=subprocess.DEVNULL, env=_env())
+        finally:
+            sock.close()  # the child holds it now: when the child is gone, so is the port
+        self.reported = False
+
+    def check(self, log) -> None:  # type: ignore[no-untyped-def]
+        """Say once that the server is gone (the league plays on); `league serve DIR` starts another."""
+        code = self.process.poll()
+        if code is not None and not self.reported:
+            self.reported = True
+            log(f"the league's web server stopped (exit code {code}); the league plays on: "
+                f"`td-runner league serve DIR --port PORT` serves the pages again")
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except Exception:  # noqa: BLE001
+                self.process.kill()
+                self.process.wait()
+
+
+def _env() -> dict[str, str]:
+    """The child imports the same `runner` as this process (an editable install may point elsewhere)."""
+    env = dict(os.environ)
+    top = str(Path(__file__).resolve().parents[3])
+    env["PYTHONPATH"] = top + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env

@@ -3,10 +3,15 @@ by the static export (export.py), so both have the same pages at the same relati
 
 Paths are relative to the site's top, as in the links, and a static copy keeps each page at its path (a
 player's name is spelled safely for both by `pages.slug`). Match ids in replay paths are integers: nothing
-outside the league folder can be named."""
+outside the league folder can be named.
+
+A replay is never built here: the worker that played the match writes `DIR/replays/<id>.html.gz` (or a
+background builder does, for older leagues); until it is there the route answers that it is being built.
+"""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -17,7 +22,7 @@ import attrs
 
 from runner.league.web import pages
 from runner.league.web.model import Info, Source
-from runner.league.web.replays import ensure_replay
+from runner.league.web.replays import cached_replay
 
 #: How many matches the matches page lists, and events the events page.
 RECENT_MATCHES, RECENT_EVENTS = 200, 500
@@ -30,6 +35,7 @@ class Response:
     status: int
     content_type: str
     body: bytes
+    encoding: str | None = None  # 'gzip': `body` is compressed (Content-Encoding)
 
 
 def _html(text: str, status: int = 200) -> Response:
@@ -63,11 +69,16 @@ PLAYER = re.compile(r"players/([^/]+)\.html")  # the name's slug (pages.slug)
 REPLAY = re.compile(r"matches/([0-9]{1,18})/replay\.html")
 
 
-class Site:
-    """The pages of one source. `cache`: where replays are built and kept (None: no replay route)."""
+#: A viewer who may read every player's private parts (their bots' output): the league's organiser.
+ORGANISER = "\0organiser"  # no player's name: names come from folder names, which hold no NUL
 
-    def __init__(self, source: Source, *, live: bool, cache: Path | None) -> None:
-        self.source, self.live, self.cache = source, live, cache
+
+class Site:
+    """The pages of one source. `cache`: where the replays are kept (None: no replay route). `viewer`: the
+    player signed in (or ORGANISER; None: nobody), who alone sees their bots' output on their page."""
+
+    def __init__(self, source: Source, *, live: bool, cache: Path | None, viewer: str | None = None) -> None:
+        self.source, self.live, self.cache, self.viewer = source, live, cache, viewer
 
     def get(self, path: str) -> Response:
         """The response for a URL path (without the leading '/'); 404 for anything unknown."""
@@ -79,20 +90,31 @@ class Site:
             name = pages.unslug(match.group(1))
             player = None if name is None else self.source.player(name)
             if player is not None:
-                return _html(pages.player_page(self.source.info(), player, live=self.live))
+                private = self.viewer in (name, ORGANISER)
+                shown = None if self.viewer is None else "the organiser" if self.viewer == ORGANISER else self.viewer
+                return _html(pages.player_page(self.source.info(), player, live=self.live, private=private,
+                                               viewer=name if self.viewer == ORGANISER else shown))
             return self.not_found(path)
         if (match := REPLAY.fullmatch(path)) and self.cache is not None:
-            target = self.replay(int(match.group(1)))
-            if target is not None:
-                return Response(200, HTML, target.read_bytes())
+            response = self.replay(int(match.group(1)), gzip_ok=False)
+            if response is not None:
+                return response
         return self.not_found(path)
 
-    def replay(self, match: int) -> Path | None:
-        """The built replay page of a match (None: no such match, or it has no log)."""
-        log = self.source.match_log(match)
-        if log is None or self.cache is None:
+    def replay(self, match: int, *, gzip_ok: bool) -> Response | None:
+        """A match's replay page as stored (compressed when `gzip_ok`), a page saying it is being built, or
+        None (no such match, or it has no log)."""
+        if self.cache is None or self.source.match_log(match) is None:
             return None
-        return ensure_replay(log, self.cache / f"{match}.html")
+        found = cached_replay(self.cache, match)
+        if found is None:
+            text = f"The replay of match {match} is being built; this page reloads until it is there."
+            return Response(503, HTML, pages.message_page(self.source.info(), "Replay being built", text,
+                                                          root="../../", refresh_s=5).encode())
+        data = found.read_bytes()
+        if found.suffix != ".gz":
+            return Response(200, HTML, data)
+        return Response(200, HTML, data, "gzip") if gzip_ok else Response(200, HTML, gzip.decompress(data))
 
     def not_found(self, path: str) -> Response:
         root = "../" * path.count("/")

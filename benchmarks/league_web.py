@@ -1,0 +1,396 @@
+"""The league's web pages under a class's load while the league plays (issue 32.5).
+
+    python benchmarks/league_web.py                  # 40 players, 6,400 matches of history, 300 tabs, 50 loaders
+    python benchmarks/league_web.py --seconds 30 --tabs 100
+
+A league of shell bots playing fast Tower Defence matches (one finished every ~0.2 s) runs in this process;
+`td-runner league serve` serves it from its own process; a load process holds `--tabs` live pages open (each
+on the server-sent-events stream, reloading its page as a browser tab does, at most every few seconds), runs
+`--loaders` clients loading the seven page kinds (standings, matches, crosstable, events, a player, a replay,
+standings.json) one after another, and keeps `--slow` sockets trickling a request's headers a byte a second
+(reconnecting whenever the server cuts one off). Printed: p50/p90/p99 per page kind, of the tabs' reloads
+and of the live updates (from a match's record to a tab hearing of it), failed requests, the league's matches
+per minute unloaded (before and after) and loaded, and the server's peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[0] = str(ROOT)  # not benchmarks/, whose runner.py would hide the package
+
+KINDS = ("standings", "matches", "crosstable", "events", "player", "replay", "standings.json")
+
+
+# --- the league ------------------------------------------------------------------------------------------------
+
+
+def make_league(root: Path, players: int, history: int, rounds: int) -> Path:
+    """A league of `players` shell bots with `history` recorded matches between them (inserted rows, so the
+    crosstable and standings have a big league's size), and a few real matches with stored replays."""
+    from benchmarks.tournament import make_bots
+    from runner.league.run import open_league
+    from runner.league.store import transaction
+    from runner.replay.html import write_html_replay
+    from runner.tournament.local import LocalPool
+
+    submissions = root / "submissions"
+    make_bots(submissions, players, 0)
+    folder = root / "league"
+    pool = LocalPool(1)
+    league = open_league(folder, {"submissions": str(submissions), "options": {"max_rounds": rounds}}, pool,
+                         lambda line: None)
+    try:
+        league.run(4, threading.Event())  # registers every player, plays 4 matches (with logs)
+        db = league.db
+        versions = [row[0] for row in db.execute("SELECT id FROM versions")]
+        rng = random.Random(1)
+        first = db.execute("SELECT MAX(id) FROM matches").fetchone()[0] + 1
+        with transaction(db):
+            for number in range(first, first + history):
+                a, b = rng.sample(versions, 2)
+                draw = rng.random() < 0.1
+                db.execute("INSERT INTO matches (id, task, seed, finished, end_reason, rounds, draw, wall_seconds, "
+                           "cpu_seconds) VALUES (?, ?, ?, ?, 'max_rounds', 10, ?, 0.2, 0.01)",
+                           (number, 10_000_000 + number, number, time.time(), int(draw)))
+                for position, (version, place) in enumerate(((a, 1), (b, 1 if draw else 2))):
+                    db.execute("INSERT INTO seats (match_id, position, seat, version_id, place, result, started, "
+                               "timeouts, crashes, failed_to_start, invalid, disqualified) VALUES "
+                               "(?, ?, ?, ?, ?, ?, 1, 0, 0, 0, 0, 0)",
+                               (number, position, "AB"[position], version, place,
+                                "draw" if draw else ("win" if place == 1 else "loss")))
+            db.execute("UPDATE meta SET value = ? WHERE key = 'scheduled'", (str(10_000_000 + first + history),))
+        (folder / "replays").mkdir(exist_ok=True)
+        for match, log in db.execute("SELECT id, log FROM matches WHERE log IS NOT NULL").fetchall():
+            page, _ = write_html_replay(folder / log, folder / "replays" / f".{match}.html")
+            (folder / "replays" / f"{match}.html.gz").write_bytes(gzip.compress(page.read_bytes()))
+            page.unlink()
+    finally:
+        pool.close()
+        league.close()
+    return folder
+
+
+def play(folder: Path, seconds: float, recorded: list[tuple[float, int]] | None = None) -> float:
+    """Play the league for `seconds`; its matches per minute. `recorded`: (time, match id) of each match."""
+    from runner.league.run import League
+    from runner.league.settings import prepare_rules, stored_settings
+    from runner.league.store import connect
+    from runner.tournament.local import LocalPool
+
+    def log(line: str) -> None:
+        if recorded is not None and line.startswith("match ") and ":" in line:
+            recorded.append((time.time(), int(line.split()[1].rstrip(":"))))
+
+    db = connect(folder)
+    pool = LocalPool(1)
+    league = League(folder, prepare_rules(stored_settings(folder)), db, pool, log)
+    stop = threading.Event()
+    timer = threading.Timer(seconds, stop.set)
+    timer.start()
+    try:
+        stats = league.run(None, stop)
+    finally:
+        timer.cancel()
+        if league.in_flight:
+            pool.stop()
+        pool.close()
+        league.drop_in_flight()
+        db.close()
+    return stats.played / stats.wall_seconds * 60
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def peak_rss(pid: int, stop: threading.Event, peak: list[float]) -> None:
+    while not stop.is_set():
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
+            peak[0] = max(peak[0], rss)
+        except (OSError, StopIteration):
+            return
+        stop.wait(0.25)
+
+
+# --- the load (a process of its own: --load URL) -------------------------------------------------------------
+
+
+class Load:
+    def __init__(self, host: str, port: int, paths: dict[str, list[str]], seconds: float, think: float) -> None:
+        self.host, self.port, self.paths, self.seconds, self.think = host, port, paths, seconds, think
+        self.times: dict[str, list[float]] = {kind: [] for kind in (*KINDS, "tab reload")}
+        self.heard: list[tuple[float, int]] = []  # (time, match id) of each live update a tab heard
+        self.failed: dict[str, int] = {}
+        self.cut = 0  # slow sockets the server closed
+        self.end = 0.0
+
+    async def get(self, path: str, etag: str | None, connection: list) -> tuple[int, str | None]:
+        """GET over the client's kept-alive connection (`connection`: [reader, writer], opened when empty), as a
+        browser does: a kept connection the server closed while it was idle is opened again and the request
+        sent again (browsers do the same)."""
+        if connection:
+            try:
+                return await self._get(path, etag, connection)
+            except (ConnectionError, OSError):
+                pass  # closed while idle (the server's keep-alive time-out)
+        return await self._get(path, etag, connection)
+
+    async def _get(self, path: str, etag: str | None, connection: list) -> tuple[int, str | None]:
+        if not connection:
+            connection += await asyncio.open_connection(self.host, self.port)
+        reader, writer = connection
+        try:
+            extra = f"If-None-Match: {etag}\r\n" if etag else ""
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n{extra}\r\n".encode())
+            status_line = await reader.readline()
+            if not status_line:
+                raise ConnectionError("closed by the server")
+            status = int(status_line.split()[1])
+            length, tag, close = 0, None, False
+            while (line := await reader.readline()) not in (b"\r\n", b""):
+                name, _, value = line.decode("latin-1").partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+                elif name.lower() == "etag":
+                    tag = value.strip()
+                elif name.lower() == "connection" and "close" in value.lower():
+                    close = True
+            await reader.readexactly(length)
+        except BaseException:
+            writer.close()
+            connection.clear()
+            raise
+        if close:
+            writer.close()
+            connection.clear()
+        return status, tag
+
+    async def timed(self, kind: str, path: str, etag: str | None = None, connection: list | None = None) -> str | None:
+        """GET `path` (over `connection`, else a connection of its own, closed after), its time by kind."""
+        started = time.monotonic()
+        own: list = []
+        try:
+            status, tag = await asyncio.wait_for(self.get(path, etag, own if connection is None else connection), 30)
+            if status not in (200, 304):
+                raise RuntimeError(f"HTTP {status}")
+        except Exception as exc:  # noqa: BLE001 (counted, by kind)
+            name = f"{kind}: {type(exc).__name__} {exc}".strip()
+            self.failed[name] = self.failed.get(name, 0) + 1
+            return None
+        finally:
+            if own:
+                own[1].close()
+        self.times[kind].append(time.monotonic() - started)
+        return tag
+
+    async def loader(self) -> None:
+        kinds = list(KINDS)
+        random.shuffle(kinds)
+        connection: list = []
+        while time.monotonic() < self.end:
+            for kind in kinds:
+                if time.monotonic() >= self.end:
+                    break
+                await self.timed(kind, random.choice(self.paths[kind]), None, connection)
+                if self.think:
+                    await asyncio.sleep(random.uniform(0, 2 * self.think))
+        if connection:
+            connection[1].close()
+
+    async def tab(self) -> None:
+        """A browser tab on a live page: the event stream, and a reload (with its ETag) at most every 5 s."""
+        page = random.choice(self.paths["standings"] + self.paths["player"])
+        kept: list = []  # the page's own kept-alive connection, as a browser keeps one beside the stream
+        etag = await self.timed("tab reload", page, None, kept)
+        try:
+            reader, writer = await asyncio.open_connection(self.host, self.port)
+        except OSError as exc:
+            self.failed[f"updates: {exc}"] = self.failed.get(f"updates: {exc}", 0) + 1
+            return
+        writer.write(b"GET /updates HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n")
+        loaded, state, reload_at = time.monotonic(), None, None
+        try:
+            while time.monotonic() < self.end:
+                timeout = max(0.05, min(self.end, reload_at or self.end) - time.monotonic())
+                try:
+                    line = await asyncio.wait_for(reader.readline(), timeout)
+                except asyncio.TimeoutError:
+                    line = None
+                if line == b"":
+                    raise ConnectionError("the stream ended")
+                if line and line.startswith(b"data: "):
+                    key = line[6:].strip().decode()
+                    if state is None:
+                        state = key
+                    elif key != state:
+                        self.heard.append((time.time(), int(key.split("-")[0])))
+                        state = key
+                        if reload_at is None:
+                            reload_at = max(time.monotonic(), loaded + 5) + random.random() * 3
+                if reload_at is not None and time.monotonic() >= reload_at:
+                    etag = await self.timed("tab reload", page, etag, kept)
+                    loaded, reload_at = time.monotonic(), None
+        except (ConnectionError, OSError) as exc:
+            self.failed[f"updates: {exc}"] = self.failed.get(f"updates: {exc}", 0) + 1
+        finally:
+            writer.close()
+            if kept:
+                kept[1].close()
+
+    async def slow(self) -> None:
+        while time.monotonic() < self.end:
+            try:
+                reader, writer = await asyncio.open_connection(self.host, self.port)
+                writer.write(b"GET / HTTP/1.1\r\n")
+                while time.monotonic() < self.end and not reader.at_eof():  # at_eof: the server closed it
+                    await asyncio.sleep(1)
+                    writer.write(b"X")
+                    await writer.drain()
+                self.cut += time.monotonic() < self.end
+                writer.close()
+            except OSError:
+                self.cut += 1
+                await asyncio.sleep(0.5)
+
+    async def run(self, tabs: int, loaders: int, slow: int) -> None:
+        self.end = time.monotonic() + self.seconds
+        tasks = [self.slow() for _ in range(slow)] + [self.tab() for _ in range(tabs)]
+        tasks += [self.loader() for _ in range(loaders)]
+        await asyncio.gather(*tasks)
+
+
+def load_main(args: argparse.Namespace) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    host, port = args.load.split("//")[1].rstrip("/").split(":")
+    load = Load(host, int(port), json.loads(Path(args.paths).read_text()), args.seconds, args.think_ms / 1000)
+    asyncio.run(load.run(args.tabs, args.loaders, args.slow))
+    print(json.dumps({"times": load.times, "heard": load.heard, "failed": load.failed, "cut": load.cut,
+                      "cpu": time.process_time()}))
+
+
+# --- the whole run ------------------------------------------------------------------------------------------------
+
+
+def quantiles(values: list[float]) -> str:
+    if not values:
+        return "     -        -        -      0"
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    return f"{at(0.5):7.1f}  {at(0.9):7.1f}  {at(0.99):7.1f}  {len(ordered):6d}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=40)
+    parser.add_argument("--history", type=int, default=6400, help="recorded matches before the run")
+    parser.add_argument("--rounds", type=int, default=10, help="Tower Defence --max-rounds of the played matches")
+    parser.add_argument("--seconds", type=float, default=45, help="each phase: unloaded, loaded, unloaded")
+    parser.add_argument("--tabs", type=int, default=300)
+    parser.add_argument("--loaders", type=int, default=50)
+    parser.add_argument("--slow", type=int, default=500)
+    parser.add_argument("--think-ms", type=int, default=0, help="a loader's mean pause between pages (0: none, "
+                        "each loads its next page as soon as it has the last)")
+    parser.add_argument("--clients", type=int, default=2, help="load processes sharing the tabs, loaders, sockets")
+    parser.add_argument("--load", help=argparse.SUPPRESS)  # the load process: the server's URL
+    parser.add_argument("--paths", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.load:
+        load_main(args)
+        return
+    from runner.league.store import connect
+    from runner.league.web.pages import player_path
+
+    with tempfile.TemporaryDirectory(prefix="td-bench-league-web-") as temp:
+        root = Path(temp)
+        print(f"making a league of {args.players} players and {args.history} matches ...", flush=True)
+        folder = make_league(root, args.players, args.history, args.rounds)
+        db = connect(folder, readonly=True)
+        names = [row[0] for row in db.execute("SELECT name FROM players")]
+        replays = [row[0] for row in db.execute("SELECT id FROM matches WHERE log IS NOT NULL")]
+        db.close()
+        paths = {"standings": ["/"], "matches": ["/matches.html"], "crosstable": ["/crosstable.html"],
+                 "events": ["/events.html"], "player": [f"/{player_path(name)}" for name in names],
+                 "replay": [f"/matches/{match}/replay.html" for match in replays],
+                 "standings.json": ["/standings.json"]}
+        (root / "paths.json").write_text(json.dumps(paths))
+
+        before = play(folder, args.seconds)
+        print(f"unloaded: {before:.1f} matches/min", flush=True)
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        server = subprocess.Popen([sys.executable, "-m", "runner", "league", "serve", str(folder), "--port", "0"],
+                                  env=env, stdout=subprocess.PIPE, text=True)
+        url = server.stdout.readline().split("league pages: ")[1].split(";")[0]
+        stop, peak = threading.Event(), [0.0]
+        sampler = threading.Thread(target=peak_rss, args=(server.pid, stop, peak), daemon=True)
+        sampler.start()
+        share = lambda total, n: total // args.clients + (n < total % args.clients)  # noqa: E731
+        loads = [subprocess.Popen([sys.executable, __file__, "--load", url, "--paths", str(root / "paths.json"),
+                                   "--seconds", str(args.seconds), "--tabs", str(share(args.tabs, n)), "--loaders",
+                                   str(share(args.loaders, n)), "--slow", str(share(args.slow, n)),
+                                   "--think-ms", str(args.think_ms)], env=env,
+                                  stdout=subprocess.PIPE, text=True) for n in range(args.clients)]
+        recorded: list[tuple[float, int]] = []
+        cpu_before, started = cpu_seconds(server.pid), time.monotonic()
+        loaded = play(folder, args.seconds, recorded)
+        results = [json.loads(load.communicate()[0]) for load in loads]
+        server_cpu = (cpu_seconds(server.pid) - cpu_before) / (time.monotonic() - started)
+        stop.set()
+        server.terminate()
+        server.wait(timeout=30)
+        after = play(folder, args.seconds)
+        print(f"loaded: {loaded:.1f} matches/min; unloaded again: {after:.1f} matches/min", flush=True)
+
+    result = {"times": {kind: [t for r in results for t in r["times"][kind]] for kind in results[0]["times"]},
+              "heard": [h for r in results for h in r["heard"]], "cut": sum(r["cut"] for r in results), "failed": {}}
+    for r in results:
+        for name, count in r["failed"].items():
+            result["failed"][name] = result["failed"].get(name, 0) + count
+    requests = sum(len(values) for values in result["times"].values())
+    load_cpu = sum(r["cpu"] for r in results) / args.seconds
+    when = {match: at for at, match in recorded}
+    updates = [at - when[match] for at, match in result["heard"] if match in when and at >= when[match]]
+    print(f"\n{args.tabs} tabs, {args.loaders} loaders (think {args.think_ms} ms), {args.slow} slow sockets, "
+          f"{args.seconds:.0f} s; "
+          f"league of {args.players} players, {args.history}+ matches")
+    print(f"{'kind':16s} {'p50 ms':>7s}  {'p90 ms':>7s}  {'p99 ms':>7s}  {'count':>6s}")
+    for kind, values in result["times"].items():
+        print(f"{kind:16s} {quantiles(values)}")
+    print(f"{'live update':16s} {quantiles(updates)}")
+    failed = sum(result["failed"].values())
+    print(f"failed requests: {failed} {result['failed'] if failed else ''}")
+    print(f"slow sockets cut off by the server: {result['cut']}")
+    unloaded = statistics.mean((before, after))
+    print(f"league: {unloaded:.1f} matches/min unloaded (mean of {before:.1f} and {after:.1f}), {loaded:.1f} loaded "
+          f"({(loaded / unloaded - 1) * 100:+.1f}%)")
+    print(f"server peak memory (RSS): {peak[0]:.0f} MB; server CPU {server_cpu * 100:.0f}% of a core while loaded "
+          f"({requests} page requests, {server_cpu * args.seconds / max(1, requests) * 1000:.2f} ms of CPU each "
+          "including the streams and slow sockets)")
+    print(f"the load processes' own CPU: {load_cpu * 100:.0f}% of a core (on the same 2 cores as the league and "
+          f"the server); machine load average at the end: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
