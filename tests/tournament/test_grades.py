@@ -147,3 +147,16 @@ def test_rank_statistics() -> None:
     # one game says little: every place is possible; forty say a lot
     assert rank_ranges(["a", "b"], {("a", "b"): [1.0, 0.0]}, resamples=200) == {"a": (1, 2), "b": (1, 2)}
     assert rank_ranges(["a", "b"], {("a", "b"): [1.0] * 40}, resamples=200) == {"a": (1, 1), "b": (2, 2)}
+
+
+def test_tournament_page_shows_the_sort_key_and_tied_ranks(class_tournament, tmp_path: Path) -> None:
+    out, _ = class_tournament
+    code, _, stderr = run_cli("standings", str(out), "--html", str(tmp_path / "site"))
+    assert code == 0, stderr
+    page = (tmp_path / "site" / "index.html").read_text()
+    head = page[page.index("<thead>"):page.index("</thead>")]
+    assert "<th class=n>ordinal</th>" in head and "version" not in head and "status" not in head
+    ranks = {row["name"]: row["rank"] for row in sheet(out)}
+    for name, rank in ranks.items():  # the page's rank is the sheet's: the copies share 2-3
+        assert f'<td class=n>{rank}</td><td><a href="players/{name}.html">{name}</a>' in page, name
+    assert page.count("<td class=n>2-3</td>") == 2
