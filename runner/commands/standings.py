@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from runner.errors import ExitCode, UserError
-from runner.tournament.records import GAMES_FILE, read_records
+from runner.tournament.records import GAMES_FILE, read_counted
 from runner.tournament.run import SETTINGS_FILE, TournamentSettings
 from runner.tournament.schedule import SIDED_GAMES
 from runner.tournament.standings import Standings, compute_standings, read_standings
@@ -50,7 +50,7 @@ def load(folder: Path) -> Standings | dict[str, Any]:
         scheduled = read_standings(folder).get("scheduled")
     except UserError:
         pass
-    return compute_standings(settings.game, read_records(folder), sides=SIDED_GAMES.get(settings.game),
+    return compute_standings(settings.game, read_counted(folder), sides=SIDED_GAMES.get(settings.game),
                              turn_cap=cap if isinstance(cap, int) else None, scheduled=scheduled)
 
 

@@ -22,7 +22,8 @@ from runner.interrupts import Terminated, sigterm_as_interrupt
 from runner.tournament.dask_backend import DaskBackend, DaskConnection
 from runner.tournament.local import LocalBackend, default_workers
 from runner.tournament.records import GameRecord, describe
-from runner.tournament.run import TournamentSettings, claim_folder, prepare, run_tournament
+from runner.tournament.run import (TournamentSettings, check_addable, claim_folder, prepare, run_tournament,
+                                  with_entrants)
 from runner.tournament.schedule import FORMATS, ROUND_ROBIN
 
 EXITS = ("exit codes: 0 every match played (bots that crash or cannot start included), 1 some matches could "
@@ -54,6 +55,12 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.add_argument("--output", type=Path, help="the tournament folder (default tournaments/<game>)")
     parser.add_argument("--resume", action="store_true", help="continue the tournament in --output (bots and "
                         "options from its tournament.json when none are given); finished matches are never replayed")
+    parser.add_argument("--add", action="extend", nargs="+", default=[], metavar="BOT_DIR",
+                        help="enter more bots into the tournament in DIR (given alone, or as --output): only "
+                        "their matches are played; the others' are kept")
+    parser.add_argument("--replace", action="append", default=[], metavar="OLD=NEW",
+                        help="play bot folder NEW in place of OLD in the tournament in DIR: NEW's matches are "
+                        "played, OLD's kept in the folder but dropped from the standings (marked superseded)")
     parser.add_argument("--game-config", type=Path, help="game rules file (as td-runner match)")
     parser.add_argument("--timeout-ms", type=int, help="wall-clock limit per bot turn (default: the game's)")
     parser.add_argument("--startup-ms", type=int, help="persistent bots: limit of the start-up (default 10000)")
@@ -139,13 +146,47 @@ class _Progress:
         self.bar.stop()
 
 
+#: The flags that make a tournament's settings: `--add` and `--replace` take them from tournament.json.
+_SETTINGS_FLAGS = (("--game", "game"), ("--format", "format"), ("--baseline", "baseline"),
+                   ("--games-per-pair", "games_per_pair"), ("--table-size", "table_size"), ("--seed", "seed"), ("--defender", "defender"),
+                   ("--invader", "invader"), ("--game-config", "game_config"), ("--timeout-ms", "timeout_ms"),
+                   ("--startup-ms", "startup_ms"), ("--match-timeout", "match_timeout"), ("--sandbox", "sandbox"))
+
+
+def _changed(args: argparse.Namespace) -> tuple[Path, TournamentSettings]:
+    """`DIR --add BOT_DIR... --replace OLD=NEW`: the tournament folder and its settings with those entrants."""
+    if args.output is not None and args.bots or len(args.bots) > 1:
+        raise UserError("with --add or --replace, give only the tournament folder (DIR or --output DIR)")
+    if args.output is None and not args.bots:
+        raise UserError("--add and --replace need the tournament folder: td-runner tournament DIR --add BOT_DIR")
+    given = [flag for flag, dest in _SETTINGS_FLAGS if getattr(args, dest, None) not in (None, False, [])]
+    given += [f"--{option.dest.replace('_', '-')}" for option in get_game(args.game or DEFAULT_GAME).options
+              if getattr(args, option.dest, None) is not None]
+    if given:
+        raise UserError(f"--add and --replace keep the tournament's settings; drop {', '.join(given)}")
+    folder = args.output or Path(args.bots[0])
+    pairs = []
+    for text in args.replace:
+        old, sep, new = text.partition("=")
+        if not sep or not old or not new:
+            raise UserError(f"--replace {text}: expected OLD=NEW (two bot folders)")
+        pairs.append((old, new))
+    return folder, with_entrants(claim_folder(folder, None), args.add, pairs)
+
+
 def run(args: argparse.Namespace, streams) -> int:
-    settings = settings_from(args)
-    game_name = settings.game if settings else (args.game or DEFAULT_GAME)
-    folder = args.output or DEFAULT_OUTPUT / game_name
-    if settings is None:
-        settings = claim_folder(folder, None)  # --resume alone: the stored settings
+    changed = bool(args.add or args.replace)
+    if changed:
+        folder, settings = _changed(args)
+    else:
+        settings = settings_from(args)
+        game_name = settings.game if settings else (args.game or DEFAULT_GAME)
+        folder = args.output or DEFAULT_OUTPUT / game_name
+        if settings is None:
+            settings = claim_folder(folder, None)  # --resume alone: the stored settings
     prepared = prepare(settings)  # every input checked before the folder is claimed: a typo leaves no trace
+    if args.add:
+        check_addable(prepared)
     for entrant in prepared.entrants:
         if not entrant.can_start:
             print(f"warning: {entrant.name} cannot start, it loses every match: {entrant.problem}", file=streams.err)
@@ -158,7 +199,7 @@ def run(args: argparse.Namespace, streams) -> int:
             backend_for = lambda bot_dirs: DaskBackend(connection, bot_dirs)  # noqa: E731
         else:
             backend_for = lambda bot_dirs: LocalBackend(workers, bot_dirs)  # noqa: E731
-        claim_folder(folder, settings)
+        claim_folder(folder, settings, changed=changed)
         try:
             with sigterm_as_interrupt():
                 standings = run_tournament(prepared, folder, backend_for, reporter)

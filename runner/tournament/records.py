@@ -17,6 +17,9 @@ import attrs
 from runner.errors import UserError
 
 GAMES_FILE = "games.jsonl"
+#: The current schedule's match ids in playing order, rewritten by every run. Records of other ids (a bot
+#: replaced by `--replace`, or whose files changed) stay in games.jsonl but no longer count.
+SCHEDULE_FILE = "schedule.json"
 
 
 @attrs.frozen
@@ -155,3 +158,42 @@ def append_record(folder: Path, record: GameRecord) -> None:
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
+
+
+def write_schedule(folder: Path, match_ids: list[str], entrants: list[dict[str, str]]) -> None:
+    """`schedule.json`: the match ids now scheduled, in playing order, and the entrants (hash, name, the
+    folder as given), so that `td-runner grades` can name each bot's folder after the folders have moved.
+    Written aside, renamed into place."""
+    partial = folder / f".{SCHEDULE_FILE}.partial"
+    partial.write_text(json.dumps({"matches": match_ids, "entrants": entrants}, indent=1) + "\n", encoding="utf-8")
+    partial.replace(folder / SCHEDULE_FILE)
+
+
+def counted(records: list[GameRecord], match_ids: list[str] | None) -> list[GameRecord]:
+    """The records that count, each with its index in the current schedule: after `--add` the schedule of
+    the larger field interleaves the new matches with the old, and standings replay records in that order,
+    so they equal those of the same tournament played from scratch. `None` (no schedule file): all, as kept."""
+    if match_ids is None:
+        return list(records)
+    position = {match: index for index, match in enumerate(match_ids)}
+    return [attrs.evolve(record, index=position[record.match]) for record in records if record.match in position]
+
+
+def read_counted(folder: Path) -> list[GameRecord]:
+    """`read_records`, then only the current schedule's matches (`counted`)."""
+    schedule = read_schedule(folder)
+    return counted(read_records(folder), None if schedule is None else schedule["matches"])
+
+
+def read_schedule(folder: Path) -> dict[str, Any] | None:
+    """schedule.json's content (`matches`, `entrants`), None in a folder from before it was written."""
+    path = folder / SCHEDULE_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data.get("matches"), list):
+            raise ValueError("no list of matches")
+        return data
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, AttributeError) as exc:
+        raise UserError(f"{path}: not a schedule file: {exc}") from None

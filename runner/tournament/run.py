@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -24,7 +25,7 @@ from runner.errors import UserError
 from runner.games import get_game
 from runner.games.interface import Game
 from runner.tournament.entrants import Entrant, load_entrants, snapshot
-from runner.tournament.records import GameRecord, append_record, read_records
+from runner.tournament.records import GameRecord, append_record, counted, read_records, write_schedule
 from runner.tournament.schedule import FORMATS, SIDED_GAMES, Format, ScheduledMatch, build_schedule
 from runner.tournament.standings import Standings, compute_standings, write_standings
 from runner.tournament.task import MatchResult, MatchTask, forfeit_record
@@ -200,9 +201,10 @@ def _is_json(value: object) -> bool:
     return isinstance(value, (str, int, float, bool, type(None)))
 
 
-def claim_folder(folder: Path, settings: TournamentSettings | None) -> TournamentSettings:
+def claim_folder(folder: Path, settings: TournamentSettings | None, *, changed: bool = False) -> TournamentSettings:
     """The settings to run in `folder`: those given (checked against a tournament already there), or, with
-    None (`--resume` and no bots), the stored ones."""
+    None (`--resume` and no bots), the stored ones. `changed`: the given settings are the stored ones with
+    entrants added or replaced (`with_entrants`), and take their place."""
     path = folder / SETTINGS_FILE
     stored = None
     if path.is_file():
@@ -214,6 +216,9 @@ def claim_folder(folder: Path, settings: TournamentSettings | None) -> Tournamen
         if stored is None:
             raise UserError(f"{folder} holds no tournament to resume ({SETTINGS_FILE} is missing); give the bots")
         return stored
+    if changed and stored is not None and stored != settings:
+        _write_settings(path, settings)
+        return settings
     if stored is not None and stored != settings:
         changed = [key for key, value in settings.to_json().items() if stored.to_json().get(key) != value]
         raise UserError(f"{folder} holds another tournament ({', '.join(changed)} differ); use another "
@@ -227,8 +232,80 @@ def claim_folder(folder: Path, settings: TournamentSettings | None) -> Tournamen
     return settings
 
 
+def _write_settings(path: Path, settings: TournamentSettings) -> None:
+    """tournament.json rewritten with new settings, its other keys (`superseded`) kept."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.update(settings.to_json())
+    _write_json(path, data)
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    partial.replace(path)
+
+
+def with_entrants(stored: TournamentSettings, add: Sequence[str],
+                  replace: Sequence[tuple[str, str]]) -> TournamentSettings:
+    """`--add BOT_DIR` and `--replace OLD=NEW` applied to a tournament's settings. Nothing else changes, so
+    the fingerprint, and with it the id of every match between the other bots, stays: only the new bots'
+    matches are new. A replaced bot keeps its place in the list (Warzone's tables are drawn by place)."""
+    def same(a: str, b: str) -> bool:
+        return os.path.normpath(a) == os.path.normpath(b)
+
+    def swap(folders: Sequence[str], old: str, new: str) -> tuple[str, ...]:
+        return tuple(new if same(folder, old) else folder for folder in folders)
+
+    bots, defenders, invaders, baseline = stored.bots, stored.defenders, stored.invaders, stored.baseline
+    for old, new in replace:
+        if not any(same(old, bot) for bot in bots):
+            raise UserError(f"--replace {old}={new}: {old} is not a bot of this tournament ({', '.join(bots)})")
+        if not same(old, new) and any(same(new, bot) for bot in bots):
+            raise UserError(f"--replace {old}={new}: {new} is already a bot of this tournament")
+        bots, defenders, invaders = swap(bots, old, new), swap(defenders, old, new), swap(invaders, old, new)
+        baseline = new if baseline is not None and same(baseline, old) else baseline
+    for folder in add:
+        if any(same(folder, bot) for bot in bots):
+            raise UserError(f"--add {folder}: already a bot of this tournament")
+        bots = (*bots, folder)
+    return attrs.evolve(stored, bots=bots, defenders=defenders, invaders=invaders, baseline=baseline)
+
+
+def check_addable(prepared: Prepared) -> None:
+    """Warzone's tables are drawn from the whole field: one more bot changes every table, so `--add` would
+    play every match again (a replaced bot keeps its place, and only its tables change)."""
+    seats = len(prepared.schedule[0].seats) if prepared.schedule else 2
+    if seats > 2 and prepared.sides is None:
+        raise UserError(f"--add: {prepared.game.name} tables are drawn from the whole field, so a new bot "
+                        "changes every table; run a new tournament (--replace OLD=NEW works)")
+
+
+def mark_superseded(folder: Path, prepared: Prepared, records: Sequence[GameRecord]) -> None:
+    """List in tournament.json's `superseded` the bots whose matches games.jsonl holds but the schedule no
+    longer has (replaced, or their files changed): their logs stay under matches/ and their lines in
+    games.jsonl, out of the standings (`records.counted`)."""
+    current = {entrant.hash for entrant in prepared.entrants}
+    old: dict[str, str] = {}
+    for record in records:
+        for seat in record.seats:
+            if seat.hash not in current:
+                old.setdefault(seat.hash, seat.bot)
+    path = folder / SETTINGS_FILE
+    if not path.is_file():
+        return
+    data = json.loads(path.read_text(encoding="utf-8"))
+    listed = [item for item in data.get("superseded", []) if item.get("hash") not in current]
+    known = {item.get("hash") for item in listed}
+    marked = listed + [{"hash": digest, "name": name} for digest, name in sorted(old.items()) if digest not in known]
+    if marked != data.get("superseded", []):
+        data["superseded"] = marked
+        _write_json(path, data)
+
+
 def standings_of(prepared: Prepared, records: Sequence[GameRecord]) -> Standings:
+    """The standings of the current schedule's matches (superseded ones left out), in its order."""
     cap = prepared.options.get("max_turns") if prepared.sides else None
+    records = counted(list(records), [match.match_id for match in prepared.schedule])
     return compute_standings(prepared.game.name, records, sides=prepared.sides,
                              turn_cap=cap if isinstance(cap, int) else None, scheduled=len(prepared.schedule))
 
@@ -250,6 +327,9 @@ def run_tournament(prepared: Prepared, folder: Path, backend_for: Any, reporter:
     reporter.started(total, done, getattr(backend, "workers", None) or 0)
     matches_dir = folder / MATCHES
     matches_dir.mkdir(exist_ok=True)
+    write_schedule(folder, [match.match_id for match in prepared.schedule],
+                   [{"hash": e.hash, "name": e.name, "folder": e.folder} for e in prepared.entrants])
+    mark_superseded(folder, prepared, records)
     finished: dict[str, GameRecord] = {record.match: record for record in records}
 
     def keep(record: GameRecord) -> None:

@@ -23,7 +23,7 @@ import re
 import string
 import time
 from typing import Any
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape as e
 
 from runner.league.web.chart import rating_chart
@@ -156,7 +156,13 @@ def _version(number: int | None) -> str:
 # --- pages -----------------------------------------------------------------------------------------------
 
 
-def standings_page(info: Info, rows: Sequence[StandingRow], *, live: bool) -> str:
+def standings_page(info: Info, rows: Sequence[StandingRow], *, live: bool,
+                   ranks: Mapping[tuple[str, str], str] | None = None) -> str:
+    """The standings. A tournament passes `ranks` ((hash, role) -> its rank, a range such as `2-3` where the
+    games cannot tell places apart): its table shows those and the ordinal it is sorted by, and leaves out the
+    league's version and status columns, which a tournament never fills."""
+    if ranks is not None:
+        return _tournament_standings(info, rows, ranks, live=live)
     root = ""
     roles = list(dict.fromkeys(row.role for row in rows))
     parts = [f"<h1>Standings</h1><p class=muted>{e(info.game)}: sorted by mu - 3 sigma; a version that is not "
@@ -177,6 +183,25 @@ def standings_page(info: Info, rows: Sequence[StandingRow], *, live: bool) -> st
         parts.append(_table(("#", "player", "version", "mu", "sigma", "games", "W", "D", "L", "faults", "status"),
                             table, numeric=(0, 3, 4, 5, 6, 7, 8, 9)))
     return layout(info, "Standings", "".join(parts), root=root, live=live)
+
+
+def _tournament_standings(info: Info, rows: Sequence[StandingRow], ranks: Mapping[tuple[str, str], str], *,
+                          live: bool) -> str:
+    parts = [f"<h1>Standings</h1><p class=muted>{e(info.game)}: sorted by the ordinal, mu - 3 sigma. Entrants "
+             "the games cannot tell apart share a rank range (a bootstrap of the games at 95 %, as "
+             "<code>td-runner grades</code> computes it).</p>"]
+    if not rows:
+        parts.append("<p>No entrants yet.</p>")
+    for role in dict.fromkeys(row.role for row in rows):
+        if role:
+            parts.append(f"<h2>{e(role)}</h2>")
+        table = [(e(ranks.get((row.hash, row.role), "")),
+                  f'<a href="{e(player_href("", row.name))}">{e(row.name)}</a>', f"{row.ordinal:.2f}",
+                  f"{row.mu:.2f}", f"{row.sigma:.2f}", str(row.games), str(row.wins), str(row.draws),
+                  str(row.losses), str(row.faults)) for row in rows if row.role == role]
+        parts.append(_table(("#", "player", "ordinal", "mu", "sigma", "games", "W", "D", "L", "faults"), table,
+                            numeric=(0, 2, 3, 4, 5, 6, 7, 8, 9)))
+    return layout(info, "Standings", "".join(parts), root="", live=live)
 
 
 def match_table(matches: Sequence[MatchRow], root: str) -> str:

@@ -53,7 +53,8 @@ def _state(info: Info) -> dict[str, Any]:
 
 #: Fixed pages: path -> (source, live) -> response.
 PAGES: dict[str, Callable[[Source, bool], Response]] = {
-    "index.html": lambda source, live: _html(pages.standings_page(source.info(), source.standings(), live=live)),
+    "index.html": lambda source, live: _html(pages.standings_page(
+        source.info(), source.standings(), live=live, ranks=getattr(source, "ranks", lambda: None)())),
     "matches.html": lambda source, live: _html(
         pages.matches_page(source.info(), source.recent_matches(RECENT_MATCHES), live=live)),
     "crosstable.html": lambda source, live: _html(

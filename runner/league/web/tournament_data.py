@@ -12,7 +12,9 @@ from typing import Any
 from runner.league.web.league_data import FAULTS_SHOWN, fault_rows, inside
 from runner.league.standings import StandingRow
 from runner.league.web.model import ChartPoint, Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Seat, Version
-from runner.tournament.records import GameRecord, read_records
+from runner.tournament.grades import pairwise
+from runner.tournament.rankstats import rank_ranges
+from runner.tournament.records import GameRecord, read_counted
 from runner.tournament.schedule import SIDED_GAMES
 from runner.tournament.standings import Standings
 
@@ -32,7 +34,7 @@ class TournamentSource:
         loaded = load(self.folder)
         self.data: dict[str, Any] = loaded.to_json() if isinstance(loaded, Standings) else loaded
         self.history = loaded.history if isinstance(loaded, Standings) else {}
-        self.records: list[GameRecord] = sorted(read_records(self.folder), key=lambda r: (r.index, r.match))
+        self.records: list[GameRecord] = sorted(read_counted(self.folder), key=lambda r: (r.index, r.match))
         self.sided = self.data.get("game") in SIDED_GAMES
 
     def info(self) -> Info:
@@ -46,6 +48,21 @@ class TournamentSource:
                             wins=row["wins"], draws=row["draws"], losses=row["losses"], faults=_faults(row),
                             status="", reason=None, retired=False)
                 for row in self.data.get("rows", [])]
+
+    def ranks(self) -> dict[tuple[str, str], str]:
+        """(hash, role) -> its rank on the standings page: the range of places the games allow (bootstrap
+        rank ranges, as `td-runner grades`); in a sided game, each role's plain order."""
+        rows = self.data.get("rows", [])
+        if self.sided or not self.records:
+            places: dict[str, int] = {}
+            ranks = {}
+            for row in rows:
+                role = row.get("role") or ""
+                places[role] = places.get(role, 0) + 1
+                ranks[(row["hash"], role)] = str(places[role])
+            return ranks
+        ranges = rank_ranges([row["hash"] for row in rows], pairwise(self.records))
+        return {(bot, ""): str(best) if best == worst else f"{best}-{worst}" for bot, (best, worst) in ranges.items()}
 
     def standings_json(self) -> dict[str, Any]:
         return self.data
