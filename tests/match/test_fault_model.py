@@ -4,7 +4,8 @@ nothing), under each `--faults` setting the game has; match.json's counts and ev
 rulings and markers and the terminal replay must say the same for the same fault in every game.
 
 A per-turn bot counts its runs in a file of its folder; a persistent one counts its request lines. The quiet
-bot writes an empty answer file (per-turn) or `null` (persistent): the blank answer, never a fault.
+bot writes no answer file (per-turn: doing nothing, never a fault nor an invalid answer) or `null`
+(persistent); the bot that writes nothing does so at its second answer (a persistent one an empty line).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def misbehave(call):
 def answer(call):
     if MODE == "garbage" and call == 2:
         return GARBAGE
-    return None if MODE == "nothing" and call == 2 else ("null" if PERSISTENT else "")
+    return None if MODE == "nothing" and call == 2 or not PERSISTENT else "null"
 
 if PERSISTENT:
     for call, _ in enumerate(sys.stdin, 1):
@@ -58,13 +59,17 @@ else:
 """
 
 MODES = ("crash", "timeout", "garbage", "nothing")
+#: games whose terminal replay shows the game's reading of an answer, not the answer as sent (Lanes: the
+#: commands understood; Warzone: the orders applied; Invaders: the log keeps the parsed JSON only). Left to
+#: the log-tools work of issue 33 (items 1-2), where the core records the answer text of every game.
+TERMINAL_REPLAY_GAPS = frozenset({"lanes", "warzone", "invaders"})
 
 
 def make_bot(folder: Path, game: Any, mode: str) -> Path:
     persistent = game.default_mode is BotMode.PERSISTENT
     folder.mkdir(parents=True)
     (folder / "bot.py").write_text(BOT.format(mode=mode, answer=game.answer_file.name, persistent=persistent,
-                                              garbage=GARBAGE, sleep=TIMEOUT_MS * 2 / 1000))
+                                              garbage=GARBAGE, sleep=TIMEOUT_MS * 1.5 / 1000))
     (folder / "bot.json").write_text(json.dumps({
         "author": mode, "email": "t@example.invalid", "nickName": mode.title(), "botLocation": "/",
         "botFileName": "bot.py", "botLanguage": "python3", "persistent": persistent}))
@@ -156,11 +161,14 @@ def test_one_fault_is_told_once_and_alike_in_every_game(tmp_path: Path, name: st
     markers = [marker for marker in record["markers"] if marker[1] in ("crash", "timeout")]
     assert len(markers) == (1 if mode in ("crash", "timeout") else 0), record["markers"]
 
-    # the terminal replay: the game's word for a turn, and a garbage answer shown as sent
+    word = game.turn_word  # the result line in the game's own word
+    assert f" after {match['rounds']} {word}s" in record["result"], record["result"]
+
+    # the terminal replay shows the answer as sent
     turn = record["turns"][1] if len(record["turns"]) > 1 else record["turns"][0]
     code, shown, err = run("replay", str(log), "--round", str(turn), "--no-color")
     assert code == 0, err
+    if mode == "garbage" and name in TERMINAL_REPLAY_GAPS and GARBAGE not in shown:
+        pytest.xfail(f"{name}'s terminal replay does not show the answer as sent yet (issue 33 item 2)")
     if mode == "garbage":
         assert GARBAGE in shown, shown
-    word = game.turn_word
-    assert f" after {match['rounds']} {word}s" in record["result"], record["result"]

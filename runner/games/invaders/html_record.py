@@ -53,12 +53,19 @@ def _invaders(entries: list[Any]) -> list[Any]:
             for value in (pos, hp, maxhp, stun_time)]
 
 
+#: the log's fault words that are the core's faults -> the ruling kind (match.json counts the same)
+_FAULT_KINDS = {"timeout": "timeout", "over_budget": "timeout", "crash": "crash", "failed_to_start": "crash"}
+DISQUALIFIED = "disqualified"
+
+
 def _ruling(seat: str, row: Mapping[str, Any]) -> tuple[str, str]:
     fault = (row.get("faults") or {}).get(seat)
-    if fault:
-        kind = "timeout" if fault in ("timeout", "over_budget") else "crash"
+    if fault:  # the core's faults by their kind; any other (an answer that is not JSON) is refused content
+        kind = _FAULT_KINDS.get(fault, "invalid")
         return kind, f"fault: {fault}" + ("; disqualified" if seat in (row.get("dq") or ()) else "")
     answer, result = (row.get(key) for key in _ANSWER[seat])
+    if result == DISQUALIFIED:  # the other side was disqualified: this one did nothing wrong
+        return "out", "the match ended: the other side was disqualified"
     if result == APPLIED:
         return "ok", "applied"
     if result in (NO_ACTION, None):
@@ -79,11 +86,20 @@ def html_record(path: Path) -> dict[str, Any]:
     outputs = ("", "")
     cells: dict[str, str] = {}
     last_through: int | None = None
+    ended: set[str] = set()  # seats whose process has ended (`--faults ignore`): one crash, not one per turn
     for turn, life, defender_gold, invader_gold, through, play, towers, invaders in _turns(path):
+        rulings = play.rulings
+        if ended:
+            rulings = tuple(("none", "no answer: the bot's process had ended") if seat in ended and ruling[0] == "crash"
+                            else ruling for seat, ruling in zip(SEATS, rulings))  # type: ignore[assignment]
         builder.add(turn, [[life, None], [defender_gold, invader_gold], [_count(towers), _count(invaders)]],
-                    play.commands, play.rulings, outputs, _frame_maker(towers, invaders, cells),
+                    play.commands, rulings, outputs, _frame_maker(towers, invaders, cells),
                     _frame_size(invaders))
         for seat, kind, text in play.faults:
+            if kind == "crash":
+                if seat in ended:
+                    continue
+                ended.add(seat)
             builder.mark(turn, kind, f"{names[seat]}: {text}")
         if last_through is not None and through > last_through:
             builder.mark(turn, "breach", f"{through - last_through} invader(s) got through, life {life}")
