@@ -158,10 +158,9 @@ class PlayerTally:
 
 
 def _fault_event(round_number: int, fault: Fault | None, detail: str, notes: tuple[str, ...]) -> dict[str, Any]:
-    """A fault's one event: the core's words ("bot exited with status 3"), then the turn's notes that say more
-    (a killed leftover process, dropped output)."""
-    words = f"bot {detail}" if detail else ""
-    text = "; ".join(part for part in (words, *notes) if part)
+    """A fault's one event: the core's notes of the turn in one line ("exit code 3", "timed out after 2000 ms,
+    process tree killed; killed 1 leftover process"), else the Answer's detail ("bot did not finish ...")."""
+    text = "; ".join(notes) if notes else f"bot {detail}" if detail else "no answer"
     return {"round": round_number, "fault": fault.value if fault else "crash", "event": text}
 
 
@@ -411,7 +410,8 @@ class MatchRunner:
         if report.rejected:  # refused for its content: a fault or a missing file is counted as such, not here
             for seat in report.rejected:
                 answer = answers.get(seat)
-                if answer is not None and answer.fault is None and answer.absent is None:
+                # content there was: text (a bot that wrote its command, then crashed), or a file read
+                if answer is not None and (answer.text or (answer.fault is None and answer.absent is None)):
                     tallies[seat].invalid_commands += 1
         if self.folder_log:
             self.log_turn(turn, {seat: inputs[seat].files for seat in active}, view, outcomes, report)
