@@ -410,8 +410,8 @@ class MatchRunner:
         if report.rejected:  # refused for its content: a fault or a missing file is counted as such, not here
             for seat in report.rejected:
                 answer = answers.get(seat)
-                # content there was: text (a bot that wrote its command, then crashed), or a file read
-                if answer is not None and (answer.text or (answer.fault is None and answer.absent is None)):
+                # a faulty turn is its fault alone (a bot that wrote a command, then crashed, is one crash)
+                if answer is not None and answer.fault is None and answer.absent is None:
                     tallies[seat].invalid_commands += 1
         if self.folder_log:
             self.log_turn(turn, {seat: inputs[seat].files for seat in active}, view, outcomes, report)
