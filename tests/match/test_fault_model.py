@@ -59,10 +59,6 @@ else:
 """
 
 MODES = ("crash", "timeout", "garbage", "nothing")
-#: games whose terminal replay shows the game's reading of an answer, not the answer as sent (Lanes: the
-#: commands understood; Warzone: the orders applied; Invaders: the log keeps the parsed JSON only). Left to
-#: the log-tools work of issue 33 (items 1-2), where the core records the answer text of every game.
-TERMINAL_REPLAY_GAPS = frozenset({"lanes", "warzone", "invaders"})
 
 
 def make_bot(folder: Path, game: Any, mode: str) -> Path:
@@ -168,7 +164,5 @@ def test_one_fault_is_told_once_and_alike_in_every_game(tmp_path: Path, name: st
     turn = record["turns"][1] if len(record["turns"]) > 1 else record["turns"][0]
     code, shown, err = run("replay", str(log), "--round", str(turn), "--no-color")
     assert code == 0, err
-    if mode == "garbage" and name in TERMINAL_REPLAY_GAPS and GARBAGE not in shown:
-        pytest.xfail(f"{name}'s terminal replay does not show the answer as sent yet (issue 33 item 2)")
     if mode == "garbage":
         assert GARBAGE in shown, shown
