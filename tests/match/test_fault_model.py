@@ -17,9 +17,11 @@ from typing import Any
 
 import pytest
 
+from runner.bots.outcome import TurnOutcome, TurnStatus
 from runner.cli import main
 from runner.games import GAMES, get_game
-from runner.games.interface import BotMode
+from runner.games.interface import BotMode, Fault, TimeBudget
+from runner.match import PlayerTally
 from runner.replay.html import build_record
 
 TIMEOUT_MS = 700
@@ -154,6 +156,9 @@ def test_one_fault_is_told_once_and_alike_in_every_game(tmp_path: Path, name: st
             assert marked == [fault_turn]
     for other in kinds[1:]:
         assert not any(kind in ("crash", "timeout", "invalid") for kind in other), kinds
+    if mode == "crash":  # the bot's own last words, shown at the turn it crashed (every game's log keeps them)
+        crashed = record["turns"].index(fault_turn)
+        assert "about to crash" in record["outputs"][0][crashed], record["outputs"][0]
     markers = [marker for marker in record["markers"] if marker[1] in ("crash", "timeout")]
     assert len(markers) == (1 if mode in ("crash", "timeout") else 0), record["markers"]
 
@@ -166,3 +171,25 @@ def test_one_fault_is_told_once_and_alike_in_every_game(tmp_path: Path, name: st
     assert code == 0, err
     if mode == "garbage":
         assert GARBAGE in shown, shown
+
+
+def test_a_dead_bot_is_one_crash_however_many_turns_follow() -> None:
+    """The tally behind match.json: the death is counted and told once; the game still sees the fault on every
+    later turn, and the bot that never answered again is still one that failed every turn after it."""
+    tally = PlayerTally()
+    died = TurnOutcome(TurnStatus.CRASH, "", 0.01, "Segmentation fault\n", -11, ("the bot process ended",),
+                       "was killed by SIGSEGV")
+    again = TurnOutcome(TurnStatus.CRASH, "", 0.0, "", -11, (), "was killed by SIGSEGV", None, True)
+    answers = [tally.answer(1, died, None)] + [tally.answer(turn, again, None) for turn in range(2, 2502)]
+    assert {answer.fault for answer in answers} == {Fault.CRASH}
+    assert (tally.crashes, tally.timeouts, tally.turns, tally.failed_every_turn) == (1, 0, 2501, True)
+    assert tally.events == [{"round": 1, "fault": "crash", "event": "the bot process ended"}]
+
+
+def test_an_over_budget_block_is_counted_once_with_one_event() -> None:
+    tally, budget = PlayerTally(), TimeBudget(block_turns=3, mean_ms=10.0)
+    slow = TurnOutcome(TurnStatus.OK, "null", 0.02, "", None)
+    faults = [tally.answer(turn, slow, budget).fault for turn in range(1, 8)]  # the first answer is start-up
+    assert faults == [None, None, None, Fault.OVER_BUDGET, None, None, Fault.OVER_BUDGET]
+    assert tally.over_budget == 2 and [event["fault"] for event in tally.events] == ["over_budget"] * 2
+    assert (tally.timeouts, tally.crashes, tally.failed_every_turn) == (0, 0, False)
