@@ -76,6 +76,9 @@ def add_match_events(record: dict[str, Any], match: dict[str, Any]) -> None:
     """match.json's per-turn bot events (time-outs, exit codes, ...) into the rulings and the markers."""
     index_of = {turn: i for i, turn in enumerate(record["turns"])}
     seat_index = {seat["seat"]: p for p, seat in enumerate(record["seats"])}
+    guess = not _has_fault_keys(match)  # a log from before the core's fault events: kinds from the words
+    # one marker per seat's fault: the game's own marker (its text starts with the seat's name) stands
+    marked = {(marker[0], marker[1], str(marker[2]).split(": ", 1)[0]) for marker in record["markers"]}
     for player in match.get("players") or []:
         p = seat_index.get(player.get("seat"))
         if p is None:
@@ -84,7 +87,7 @@ def add_match_events(record: dict[str, Any], match: dict[str, Any]) -> None:
             turn, text = event.get("round"), str(event.get("event", ""))
             fault = event.get("fault")  # the core's one event per fault; a note that is no fault has none
             kind = _FAULT_KINDS.get(fault, "crash") if fault else ""
-            if not fault and not _has_fault_keys(match):  # a log from before the core's fault events
+            if not fault and guess:
                 kind = _event_kind(text)
             i = index_of.get(turn)
             if i is not None:
@@ -92,8 +95,10 @@ def add_match_events(record: dict[str, Any], match: dict[str, Any]) -> None:
                 if kind and ruling[0] in ("ok", "none"):
                     ruling[0] = kind
                 ruling[1] = f"{ruling[1]}; {text}" if ruling[1] else text
-            if kind and isinstance(turn, int) and not any(m[0] == turn and m[1] == kind for m in record["markers"]):
-                record["markers"].append([turn, kind, f"{player.get('name', player.get('seat'))}: {text}"])
+            name = str(player.get("name", player.get("seat")))
+            if kind and isinstance(turn, int) and (turn, kind, name) not in marked:
+                marked.add((turn, kind, name))
+                record["markers"].append([turn, kind, f"{name}: {text}"])
 
 
 def match_result(match: dict[str, Any], game: Any, turn_word: str = "turn") -> str:
