@@ -73,13 +73,21 @@ ConsoleInput = Callable[[str, str], str]
 
 @attrs.define
 class PlayerTally:
-    """Per player counters that end up in match.json."""
+    """Per player counters that end up in match.json: the core's one fault model, the same for every game.
+
+    Each fault (time-out, crash, failure to start, over-budget block) is counted once, when it happens, with
+    one event in the core's words (`{"round", "fault", "event"}`): a dead persistent bot asked again is not a
+    new crash (`TurnOutcome.repeated`). `invalid_commands` counts answers the game refused for their content
+    (`MatchRunner.play_one_turn`), never a fault or a missing answer file."""
 
     timeouts: int = 0
-    crashes: int = 0
+    crashes: int = 0  # crashes and failures to start (match.json has always counted both here)
+    failed_to_start: int = 0  # of `crashes`, the failures to start
+    over_budget: int = 0  # blocks of turns whose mean answer time went over the game's time budget
     invalid_commands: int = 0
     bot_seconds: float = 0.0
     turns: int = 0  # turns this seat's bot was asked
+    failed_turns: int = 0  # turns without a proper answer (a dead bot's every turn): `failed_every_turn`
     events: list[dict[str, Any]] = attrs.field(factory=list)
     answer_seconds: list[float] = attrs.field(factory=list)  # every answer's time, for mean/p99/max
     block: list[float] = attrs.field(factory=list)  # answer times of the current budget block
@@ -98,12 +106,16 @@ class PlayerTally:
         fault = None
         if status is not _OK:  # an enum's hash is Python code: no lookup for the usual turn
             fault = _FAULTS.get(status)
-            if status is _TIMEOUT:
-                self.timeouts += 1
-            elif status in _CRASHED:
-                self.crashes += 1
-        if outcome.events:
-            self.events.extend({"round": round_number, "event": event} for event in outcome.events)
+            self.failed_turns += 1
+            if not outcome.repeated:
+                if status is _TIMEOUT:
+                    self.timeouts += 1
+                elif status in _CRASHED:
+                    self.crashes += 1
+                    self.failed_to_start += status is TurnStatus.FAILED_TO_START
+                self.events.append(_fault_event(round_number, fault, outcome.detail, outcome.events))
+        elif outcome.events:  # notes that are no fault (output truncated, a refused file, a late answer dropped)
+            self.events.append({"round": round_number, "event": "; ".join(outcome.events)})
         detail = outcome.detail
         # the block of the budget: the first answer (start-up included) has its own limit and does not count
         # (invaders spec 18); the block is judged when it is full (in line: this runs every turn of every seat)
@@ -111,7 +123,8 @@ class PlayerTally:
             block = self.block
             block.append(seconds)
             if len(block) >= budget.block_turns and (broken := self.close_block(budget, round_number)) is not None:
-                self.events.append({"round": round_number, "event": broken})
+                self.over_budget += 1
+                self.events.append({"round": round_number, "fault": Fault.OVER_BUDGET.value, "event": broken})
                 if fault is None:
                     fault, detail = Fault.OVER_BUDGET, f"went over its time budget: {broken}"
         return Answer(outcome.command, fault, seconds, outcome.absent, detail)
@@ -141,7 +154,14 @@ class PlayerTally:
     @property
     def failed_every_turn(self) -> bool:
         """Whether the bot never gave a proper answer (it could not start, or crashed/timed out every turn)."""
-        return self.turns > 0 and self.timeouts + self.crashes >= self.turns
+        return self.turns > 0 and self.failed_turns >= self.turns
+
+
+def _fault_event(round_number: int, fault: Fault | None, detail: str, notes: tuple[str, ...]) -> dict[str, Any]:
+    """A fault's one event: the core's notes of the turn in one line ("exit code 3", "timed out after 2000 ms,
+    process tree killed; killed 1 leftover process"), else the Answer's detail ("bot did not finish ...")."""
+    text = "; ".join(notes) if notes else f"bot {detail}" if detail else "no answer"
+    return {"round": round_number, "fault": fault.value if fault else "crash", "event": text}
 
 
 @attrs.frozen
@@ -158,6 +178,11 @@ class MatchSummary:
     options: dict[str, Any]
     game_config: dict[str, Any]
     wall_seconds: float
+    turn_word: str = "turn"  # the game's word for a turn (Game.turn_word), for the result line
+
+    def turns_text(self) -> str:
+        """`16 rounds`, `1 turn`: how long the match lasted, in the game's own word."""
+        return f"{self.rounds} {self.turn_word}{'' if self.rounds == 1 else 's'}"
 
     @property
     def interrupted(self) -> bool:
@@ -185,6 +210,7 @@ class MatchSummary:
                     **self.standings.get(player.seat, {}),
                     "timeouts": tally.timeouts,
                     "crashes": tally.crashes,
+                    "over_budget": tally.over_budget,
                     "invalid_commands": tally.invalid_commands,
                     "bot_seconds": round(tally.bot_seconds, 3),
                     "answer_ms": tally.answer_ms(),
@@ -362,6 +388,7 @@ class MatchRunner:
             options=self.settings.options,
             game_config=self.settings.game_config,
             wall_seconds=time.monotonic() - started,
+            turn_word=getattr(self.game, "turn_word", "turn"),  # a game written before Game.turn_word: "turn"
         )
         self.writer.write_json(MATCH_JSON, summary.to_json())
         return summary
@@ -380,9 +407,11 @@ class MatchRunner:
             answers[seat] = tallies[seat].answer(turn, outcome, budgets[seat])
         report = session.play_turn(answers)
         self.turns_played += 1
-        if report.rejected:
+        if report.rejected:  # refused for its content: a fault or a missing file is counted as such, not here
             for seat in report.rejected:
-                if seat in tallies:
+                answer = answers.get(seat)
+                # a faulty turn is its fault alone (a bot that wrote a command, then crashed, is one crash)
+                if answer is not None and answer.fault is None and answer.absent is None:
                     tallies[seat].invalid_commands += 1
         if self.folder_log:
             self.log_turn(turn, {seat: inputs[seat].files for seat in active}, view, outcomes, report)
@@ -474,13 +503,21 @@ class MatchRunner:
         for seat, inputs in files.items():
             outcome = outcomes[seat] if outcomes else None
             entry = {log.file_names.get(name, name): text for name, text in inputs.items()}
-            entry[log.answer] = outcome.command if outcome else ""
+            entry[log.answer] = self._logged_answer(seat, outcome, log.blank_answer) if outcome else ""
             if log.view is not None:
                 entry[log.view] = view
             entry[log.output] = _bot_output(outcome) if outcome else ""
             seat_files[seat] = entry
         turn_files = {**(report.log_files if report else {}), **(final_files or {})}
         self._submit(self.writer.write_round, log.turn_folder.format(turn=turn), seat_files, turn_files)
+
+    def _logged_answer(self, seat: str, outcome: TurnOutcome, blank: str) -> str:
+        """The answer as the folder log keeps it: the text read, or the game's words for a read, blank answer
+        file (Tower Defence's "No Command"; a persistent bot's blank line stays as sent)."""
+        if (outcome.command or outcome.absent is not None or outcome.status is TurnStatus.FAILED_TO_START
+                or seat in self.persistent or seat in self.humans):  # no file read
+            return outcome.command
+        return blank
 
     def log_line(self, turn: int, outcomes: dict[str, TurnOutcome] | None, report: TurnReport | None) -> None:
         """A log.jsonl game's turn: its line, written by write_deferred_lines while the next turn's bots think,

@@ -35,8 +35,7 @@ def result_line(summary: MatchSummary, end_reasons: dict[str, str] | None = None
         verdict = "tie at the top: " + ", ".join(names[s] for s in summary.outcome.ranking[0])
     else:
         verdict = "tie"
-    rounds = f"{summary.rounds} round{'' if summary.rounds == 1 else 's'}"
-    line = f"{verdict} after {rounds}"
+    line = f"{verdict} after {summary.turns_text()}"
     if not summary.interrupted:  # "interrupted after 13 rounds (interrupted)" says it twice
         line += f" ({(end_reasons or {}).get(summary.end_reason, summary.end_reason)})"
     numbers = _numbers(summary)

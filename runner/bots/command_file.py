@@ -15,7 +15,6 @@ import stat
 from runner.bots.outcome import format_size
 
 COMMAND_FILE = "command.txt"
-NO_COMMAND = "No Command"  # spec 4.1: the file exists but holds only whitespace
 
 # Java's Character.isWhitespace: the Unicode space separators except the no-break ones (U+00A0, U+2007,
 # U+202F), the line and paragraph separators, and the ASCII controls TAB..CR and FS..US.
@@ -37,8 +36,9 @@ def first_line(text: str) -> str:
 
 
 def command_from_text(text: str) -> str:
-    """Spec 4.1 for the file's whole content."""
-    return NO_COMMAND if is_java_blank(text) else first_line(text)
+    """Spec 4.1 for the file's whole content; a blank file is the blank answer "" (Answer.text: every game
+    gets "" for it; Tower Defence's log writes it as spec 4.1's "No Command", FolderLog.blank_answer)."""
+    return "" if is_java_blank(text) else first_line(text)
 
 
 def read_command(
@@ -49,7 +49,7 @@ def read_command(
 
     `dir_fd` is the bot folder opened at the start of the turn (the bot may have renamed or replaced the
     folder's path since). At most `cap` bytes are decoded; a larger file is noted and, only when that
-    prefix is blank, scanned in chunks for any non-whitespace so "No Command" is still decided exactly.
+    prefix is blank, scanned in chunks for any non-whitespace so a blank file is still told exactly.
     With `every_line` (games whose answer is a multi-line file, `name` other than command.txt) the decoded
     text is returned whole, and the game reads it.
     """

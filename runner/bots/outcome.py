@@ -24,7 +24,7 @@ class TurnOutcome:
     """One run of a bot. `command` is what the engine parses and PlayerCommand.txt records (spec 4.1)."""
 
     status: TurnStatus
-    command: str  # "" when command.txt is missing or refused, "No Command" when blank, else its first line
+    command: str  # "" when command.txt is missing, refused or blank, else its first line (games render "" their way)
     seconds: float  # wall time of the bot's process tree, start to end (or to the kill)
     output: str  # stdout+stderr, interleaved as written, capped (an event says how much was dropped)
     exit_code: int | None  # None after a timeout kill or a failed start; negative = killed by that signal
@@ -32,6 +32,9 @@ class TurnOutcome:
     #: the games' words for a fault or a refused file, after "bot " (runner.games.interface.Answer.detail)
     detail: str = ""
     absent: Absent | None = None  # no answer file: none written, or the one found refused (per-turn bots)
+    #: the fault of an earlier turn still in force (a dead persistent bot asked again): the game sees the
+    #: fault again, but it is not counted again and has no event (runner/match.py PlayerTally)
+    repeated: bool = False
 
 
 def seconds_text(milliseconds: int) -> str:

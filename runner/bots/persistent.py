@@ -187,13 +187,15 @@ class PersistentBot:
             finally:
                 os.close(dir_fd)
         starting = self.proc is None and self.dead_reason is None
+        repeated = self.dead_reason is not None  # dead at an earlier turn: that fault was told then
         if starting:
             problem = self._start()
             if problem:
                 self.dead_reason, self.dead_status = problem, TurnStatus.FAILED_TO_START
         if self.dead_reason is not None:
-            done = TurnOutcome(self.dead_status, "", 0.0, "", self.exit_code, (*events, self.dead_reason),
-                               self._dead_detail())
+            notes = tuple(events) if repeated else (*events, self.dead_reason)
+            done = TurnOutcome(self.dead_status, "", 0.0, "", self.exit_code, notes, self._dead_detail(),
+                               None, repeated)
             return Request(turn, 0.0, 0, starting, events, None, done)
         started = time.perf_counter()
         self.unsent += line.encode("utf-8") + b"\n"

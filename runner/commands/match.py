@@ -181,7 +181,7 @@ def run(args: argparse.Namespace, streams) -> int:
         _warn_failing(runner, summary, player, streams.err)
     if summary.interrupted:
         terminated = isinstance(runner.stopped_by, Terminated)
-        print(f"{'terminated' if terminated else 'interrupted'}: the log of the {_rounds(summary.rounds)} played "
+        print(f"{'terminated' if terminated else 'interrupted'}: the log of the {summary.turns_text()} played "
               f"is in {folder}", file=streams.err)
         return ExitCode.TERMINATED if terminated else ExitCode.INTERRUPTED
     if args.html:
@@ -223,6 +223,3 @@ def _folders(args: argparse.Namespace, runner_config: RunnerConfig) -> tuple[lis
     source = runner_config.source or "runner config"
     return folders, [f"{source}: player-a", f"{source}: player-b"]
 
-
-def _rounds(count: int) -> str:
-    return f"{count} round{'' if count == 1 else 's'}"

@@ -33,7 +33,8 @@ KEYS_HELP = "n/enter: next   p: previous   q: quit"
 def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.add_argument("log", metavar="LOG", nargs="?",
                         help="match folder (holding match.json, or 'Round 000', ...)")
-    parser.add_argument("--round", type=int, metavar="N", help="print round N and exit")
+    parser.add_argument("--round", "--turn", dest="round", type=int, metavar="N",
+                        help="print turn N (a Tower Defence round) and exit; either word for any game")
     parser.add_argument(
         "--player", metavar="SEAT", help="also show this seat's bot output every round (A, B, ...)"
     )
@@ -107,10 +108,12 @@ def run(args: argparse.Namespace, streams) -> int:
         written, size = write_html_replay(path, Path(args.html) if args.html else None)
         print(f"wrote {written} ({size / 1e6:.2f} MB)", file=streams.out)
         return ExitCode.OK
-    replay = game_of_log(path).replay(path)
+    game = game_of_log(path)
+    replay = game.replay(path)
     turns = replay.turns
     if args.round is not None and args.round not in turns:
-        raise UserError(f"{path}: no round {args.round} (the log has rounds {turns[0]}..{turns[-1]})")
+        word = getattr(game, "turn_word", "turn")
+        raise UserError(f"{path}: no {word} {args.round} (the log has {word}s {turns[0]}..{turns[-1]})")
     seat = None
     if args.player is not None:
         seat = _seat(args.player, replay.seats, path)

@@ -151,7 +151,8 @@ class Absent(enum.Enum):
 class Answer:
     """One seat's answer to this turn: the answer text as read (file or stdin line) and the fault, if any.
 
-    `text` is "" when there was no answer at all. A game must accept any text without raising.
+    `text` is "" when there was no answer at all, or a blank one (an empty or all-whitespace first-line answer
+    file): every game gets the same "" and renders it its own way. A game must accept any text without raising.
     `absent` says why a per-turn answer has no file, fault or not (None: the file was read, perhaps empty,
     or the bot is persistent).
     `detail` is the core's words for a fault or a refused file, to follow "bot ": "did not finish within
@@ -288,6 +289,9 @@ class FolderLog:
     answer: str = "answer.txt"
     output: str = "BotOutput.txt"
     view: str | None = None
+    #: what the log's `answer` file holds for an answer file that was read and blank (the game is given "");
+    #: Tower Defence's official layout writes "No Command" (spec 4.1)
+    blank_answer: str = ""
 
 
 @attrs.frozen
@@ -351,6 +355,8 @@ class Game(Protocol):
     #: turn number (Invaders): after a time-out the core drops the late line instead of taking it as the next
     #: turn's answer. False: `accept_line` tells a stale line itself (Tower Defence's `C;<round>;...`).
     answers_in_order: bool
+    #: the game's own word for a turn, lower case ("round", "turn"): the result line, `replay --round`'s help
+    turn_word: str
 
     def seats(self, player_count: int) -> tuple[str, ...]:
         """The seat names for this many players (`A`, `B`; `A`..`F`; `defender`, `invader`)."""
@@ -413,6 +419,7 @@ class GameDefaults:
     tools: tuple[Tool, ...] = ()
     time_budget: TimeBudget | None = None
     answers_in_order: bool = False
+    turn_word: str = "turn"
 
     def config_problems(self, data: Any) -> list[Any]:
         return []

@@ -12,6 +12,7 @@ line.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from runner.bots.outcome import TurnOutcome, format_size
@@ -81,3 +82,23 @@ class BotOutputLog:
 def output_path(folder: Path, output_folder: str, seat: str) -> Path:
     """Where `BotOutputLog` puts a seat's output in a match folder."""
     return folder / output_folder / f"{seat}.txt"
+
+
+_TURN_LINE = re.compile(r"^\[td-runner\] turn (\d+)$", re.M)
+
+
+def read_turns(path: Path) -> dict[int, str]:
+    """A seat's `bot-output/<seat>.txt` split back into turns: turn -> what `add_turn` wrote for it (replays
+    show it beside the turn); {} when the file is missing or unreadable. Text before the first turn line (a
+    truncation note) is left out; a bot that prints a turn line itself only misplaces its own output."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    marks = list(_TURN_LINE.finditer(text))
+    turns: dict[int, str] = {}
+    for mark, following in zip(marks, [*marks[1:], None]):
+        end = following.start() if following else len(text)
+        turn = int(mark.group(1))
+        turns[turn] = turns.get(turn, "") + text[mark.end() + 1:end]
+    return turns

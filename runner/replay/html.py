@@ -57,6 +57,16 @@ def _read_match_json(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+#: match.json's fault kinds (runner/match.py PlayerTally) -> the ruling and marker kind
+_FAULT_KINDS = {"timeout": "timeout", "over_budget": "timeout", "crash": "crash", "failed_to_start": "crash"}
+
+
+def _has_fault_keys(match: dict[str, Any]) -> bool:
+    """Whether match.json gives each fault's kind (`over_budget` beside the counts): then events without a
+    `fault` are notes, not faults, and their words are not guessed at."""
+    return any("over_budget" in player for player in match.get("players") or [])
+
+
 def _event_kind(text: str) -> str:
     lowered = text.lower()
     return next((kind for words, kind in _EVENT_KINDS if words in lowered), "")
@@ -66,21 +76,29 @@ def add_match_events(record: dict[str, Any], match: dict[str, Any]) -> None:
     """match.json's per-turn bot events (time-outs, exit codes, ...) into the rulings and the markers."""
     index_of = {turn: i for i, turn in enumerate(record["turns"])}
     seat_index = {seat["seat"]: p for p, seat in enumerate(record["seats"])}
+    guess = not _has_fault_keys(match)  # a log from before the core's fault events: kinds from the words
+    # one marker per seat's fault: the game's own marker (its text starts with the seat's name) stands
+    marked = {(marker[0], marker[1], str(marker[2]).split(": ", 1)[0]) for marker in record["markers"]}
     for player in match.get("players") or []:
         p = seat_index.get(player.get("seat"))
         if p is None:
             continue
         for event in player.get("events") or []:
             turn, text = event.get("round"), str(event.get("event", ""))
-            kind = _event_kind(text)
+            fault = event.get("fault")  # the core's one event per fault; a note that is no fault has none
+            kind = _FAULT_KINDS.get(fault, "crash") if fault else ""
+            if not fault and guess:
+                kind = _event_kind(text)
             i = index_of.get(turn)
             if i is not None:
                 ruling = record["rulings"][p][i]
                 if kind and ruling[0] in ("ok", "none"):
                     ruling[0] = kind
                 ruling[1] = f"{ruling[1]}; {text}" if ruling[1] else text
-            if kind and isinstance(turn, int):
-                record["markers"].append([turn, kind, f"{player.get('name', player.get('seat'))}: {text}"])
+            name = str(player.get("name", player.get("seat")))
+            if kind and isinstance(turn, int) and (turn, kind, name) not in marked:
+                marked.add((turn, kind, name))
+                record["markers"].append([turn, kind, f"{name}: {text}"])
 
 
 def match_result(match: dict[str, Any], game: Any, turn_word: str = "turn") -> str:

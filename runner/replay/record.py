@@ -65,6 +65,16 @@ def clip(text: str | None, limit: int = OUTPUT_CHARS) -> str:
     return f"{text[:limit]}\n... ({len(text) - limit} more characters in the log)"
 
 
+#: An answer as sent is shown on one line of at most this many characters (terminal replays).
+SENT_CHARS = 200
+
+
+def as_sent(text: str, limit: int = SENT_CHARS) -> str:
+    """An answer as the bot sent it, on one line for a terminal replay: its lines joined by " | ", clipped."""
+    line = " | ".join(part for part in text.splitlines() if part.strip()) or repr(text)
+    return line if len(line) <= limit else f"{line[:limit]}... ({len(line) - limit} more characters)"
+
+
 class RecordBuilder:
     """Collects frames one by one and gives the record; games call `add` once per turn shown.
 

@@ -100,7 +100,7 @@ class _Watcher:
             else:
                 counts = self.other[seat]
                 counts[status] = counts.get(status, 0) + 1
-            if len(self.faults[seat]) < FAULT_NOTES:
+            if len(self.faults[seat]) < FAULT_NOTES and not outcome.repeated:  # a dead bot: noted when it died
                 self.faults[seat].append(fault_note(round_number, outcome, refused.get(seat, ())))
         if self.deadline is not None and time.monotonic() > self.deadline and session.outcome() is None:
             raise MatchOvertime  # (a game that has just ended is left to finish: its result stands)
@@ -165,11 +165,10 @@ def run_task(task: MatchTask, bot_dirs: Mapping[str, Path], folder: Path) -> Mat
     seats = []
     for seat, bot_hash, name in zip(task.seats, task.bots, task.names):
         tally = summary.tallies[seat]
-        counts = watcher.statuses(seat)
         seats.append(SeatResult(
             seat=seat, bot=name, hash=bot_hash, started=seat not in never_started,
-            timeouts=counts.get(TurnStatus.TIMEOUT, 0), crashes=counts.get(TurnStatus.CRASH, 0),
-            failed_to_start=counts.get(TurnStatus.FAILED_TO_START, 0), invalid=tally.invalid_commands,
+            timeouts=tally.timeouts, crashes=tally.crashes - tally.failed_to_start,  # the core's counts: each
+            failed_to_start=tally.failed_to_start, invalid=tally.invalid_commands,  # fault once (match.json's)
             disqualified=seat in disqualified, numbers=dict(summary.standings.get(seat, {})),
             faults=tuple(watcher.faults[seat]),
         ))

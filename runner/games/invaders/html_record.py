@@ -29,6 +29,8 @@ from runner.games.invaders.rules import constants as C
 from runner.games.invaders.rules.turn import APPLIED, NO_ACTION
 from runner.games.invaders.session import DEFENDER, INVADER, SEATS
 from runner.errors import UserError
+from runner.games.interface import JsonlLog
+from runner.matchlog.bot_output import output_path, read_turns
 from runner.replay.record import RecordBuilder
 
 MAX_BYTES = 30_000_000  # the whole record; the boards are held to FRAME_BYTES first
@@ -53,12 +55,19 @@ def _invaders(entries: list[Any]) -> list[Any]:
             for value in (pos, hp, maxhp, stun_time)]
 
 
+#: the log's fault words that are the core's faults -> the ruling kind (match.json counts the same)
+_FAULT_KINDS = {"timeout": "timeout", "over_budget": "timeout", "crash": "crash", "failed_to_start": "crash"}
+DISQUALIFIED = "disqualified"
+
+
 def _ruling(seat: str, row: Mapping[str, Any]) -> tuple[str, str]:
     fault = (row.get("faults") or {}).get(seat)
-    if fault:
-        kind = "timeout" if fault in ("timeout", "over_budget") else "crash"
+    if fault:  # the core's faults by their kind; any other (an answer that is not JSON) is refused content
+        kind = _FAULT_KINDS.get(fault, "invalid")
         return kind, f"fault: {fault}" + ("; disqualified" if seat in (row.get("dq") or ()) else "")
     answer, result = (row.get(key) for key in _ANSWER[seat])
+    if result == DISQUALIFIED:  # the other side was disqualified: this one did nothing wrong
+        return "out", "the match ended: the other side was disqualified"
     if result == APPLIED:
         return "ok", "applied"
     if result in (NO_ACTION, None):
@@ -76,14 +85,26 @@ def html_record(path: Path) -> dict[str, Any]:
     names = _names(path)
     builder = RecordBuilder("invaders", "Invaders", [(seat, names[seat]) for seat in SEATS], STATS,
                             frame_bytes=FRAME_BYTES)
-    outputs = ("", "")
+    folder = Path(path) if Path(path).is_dir() else None  # a trace file has no bot output beside it
+    output_folder = JsonlLog().output_folder  # the core's `bot-output/<seat>.txt`
+    seat_outputs = [read_turns(output_path(folder, output_folder, seat)) if folder else {} for seat in SEATS]
     cells: dict[str, str] = {}
     last_through: int | None = None
+    ended: set[str] = set()  # seats whose process has ended (`--faults ignore`): one crash, not one per turn
     for turn, life, defender_gold, invader_gold, through, play, towers, invaders in _turns(path):
+        rulings = play.rulings
+        if ended:
+            rulings = tuple(("none", "no answer: the bot's process had ended") if seat in ended and ruling[0] == "crash"
+                            else ruling for seat, ruling in zip(SEATS, rulings))  # type: ignore[assignment]
         builder.add(turn, [[life, None], [defender_gold, invader_gold], [_count(towers), _count(invaders)]],
-                    play.commands, play.rulings, outputs, _frame_maker(towers, invaders, cells),
+                    play.commands, rulings, [output.get(turn, "") for output in seat_outputs],
+                    _frame_maker(towers, invaders, cells),
                     _frame_size(invaders))
         for seat, kind, text in play.faults:
+            if kind == "crash":
+                if seat in ended:
+                    continue
+                ended.add(seat)
             builder.mark(turn, kind, f"{names[seat]}: {text}")
         if last_through is not None and through > last_through:
             builder.mark(turn, "breach", f"{through - last_through} invader(s) got through, life {life}")
@@ -93,7 +114,7 @@ def html_record(path: Path) -> dict[str, Any]:
     if not builder.turns:
         raise UserError(f"{path}: no played turns in this log")
     return builder.build({"length": C.BOARD_LENGTH}, max_bytes=MAX_BYTES,
-                         note="bots run persistently: the log keeps no bot output")
+                         note="" if any(seat_outputs) else "the log keeps no bot output (bot-output/ is empty)")
 
 
 @attrs.frozen

@@ -154,7 +154,11 @@ class LogReplay:
         lines: list[Any] = [
             f"{turn:>6} {render_path(row)} life {row['life']:>3} gold D {row['dg']} I {row['ig']}"
         ]
-        if seat in ("defender", "invader") and "ia" in row:
+        faults, dq = row.get("faults") or {}, row.get("dq") or ()
+        for faulty, fault in faults.items():  # every seat's fault, in the log's words (a line that is not JSON
+            if seat in (None, faulty):  # quotes the answer as sent)
+                lines.append(f"       {faulty}: fault: {fault}" + ("; disqualified" if faulty in dq else ""))
+        if seat in ("defender", "invader") and "ia" in row and seat not in faults:
             answer, result = (row.get("da"), row.get("dr")) if seat == "defender" else (row.get("ia"), row.get("ir"))
             shown = json.dumps(answer, separators=(",", ":"))
             lines.append(f"       {seat}: {shown}" + (f" -> {result}" if result is not None else ""))

@@ -108,6 +108,7 @@ class InvadersSession:
         invader, invader_fault = answer_value(invader_answer)
         faults: dict[str, str] = {}
         events: list[str] = []
+        unread: dict[str, tuple[str, ...]] = {}
         if defender_fault is not None or invader_fault is not None:  # SEATS order
             faults = {seat: fault for seat, fault in ((DEFENDER, defender_fault), (INVADER, invader_fault))
                       if fault is not None}
@@ -116,6 +117,10 @@ class InvadersSession:
             events = [f"{seat}: fault ({fault}), played as no action" for seat, fault in faults.items()]
             defender = None if defender_fault is not None else defender
             invader = None if invader_fault is not None else invader
+            # an answer that is not JSON is refused for its content (the core counts it as invalid); a fault of
+            # the core's (crash, time-out) is counted by the core
+            unread = {seat: (f"fault: {fault}",) for seat, fault in faults.items()
+                      if (answers.get(seat) is not None and answers[seat].fault is None)}
         actions = self._board.finish_turn(invader, defender)
         record: dict[str, Any] | None = None  # TurnReport.record reads it from the line when asked
         if faults:
@@ -128,6 +133,8 @@ class InvadersSession:
                        if result not in (APPLIED, NO_ACTION)}
             events.extend(f"{seat}: ignored: {result}" for seat, (result,) in refused.items())
             rejected = refused or rejected
+        if unread:
+            rejected = {**unread, **rejected}
         self._advance()
         return TurnReport(tuple(events), rejected, NO_FILES, record, line)  # positional: attrs' init is slow
 

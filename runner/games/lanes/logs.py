@@ -35,6 +35,7 @@ from runner.games.lanes.rules.config import LanesConfig
 from runner.games.lanes.rules.state import GameState, Player, Tower, new_game
 from runner.games.lanes.rules.turn import decide
 from runner.games.lanes.session import SEATS, TURN_FILE
+from runner.replay.record import as_sent
 from runner.schemas import SCHEMA_DIR
 
 TURN_FOLDER = re.compile(r"Turn (\d+)\Z")
@@ -272,9 +273,13 @@ class LogReplay:
             result = decide(self.log.config, state)
             lines.append(f"final: {RESULT_NAMES[result.winner] if result else 'unfinished'}")
             return lines
+        logged = next((t for t in self.log.turns if t.turn == turn), None)
         for p, name in enumerate(SEATS):
             commands = record["commands"][p][1:-1]
             lines.append(f"{name}: {'; '.join(commands) if commands else '(nothing)'}")
+            sent = logged.seat_files.get(name, {}).get(ANSWER, "") if logged else ""
+            if record["rejected"][p] and sent.strip():  # refused: the file as the bot wrote it
+                lines.append(f"  sent: {as_sent(sent)}")
             lines += [f"  {error}" for error in record["rejected"][p]]
         lines.append(
             f"after the turn: hp {record['hp'][0]}-{record['hp'][1]}, money {record['money'][0]}-{record['money'][1]}, "
@@ -282,7 +287,6 @@ class LogReplay:
             f"towers lost {record['towers_lost'][0]}-{record['towers_lost'][1]}"
         )
         if seat is not None:
-            logged = next((t for t in self.log.turns if t.turn == turn), None)
             output = logged.seat_files.get(seat, {}).get(OUTPUT, "") if logged else ""
             lines.append(f"--- {seat} bot output ---")
             lines += output.splitlines() or ["(none)"]

@@ -69,7 +69,9 @@ class TowerDefence(GameDefaults):
         answer="PlayerCommand.txt",
         output="Console/BotOutput.txt",
         view="Console/Console.txt",
+        blank_answer="No Command",  # spec 4.1: the official runner's PlayerCommand.txt of a blank command.txt
     )
+    turn_word: str = "round"
     options: tuple[Option, ...] = (
         Option("--max-rounds", "max_rounds", "override the game config's maxRounds", non_negative_int, "N"),
         Option("--order", "command_order", "command processing order A,B or B,A (default B,A, as official)",

@@ -23,6 +23,7 @@ from runner.games.warzone.protocol.event_text import render_event
 from runner.games.warzone.protocol.state_json import PROTOCOL
 from runner.games.warzone.rules.mapfile import parse_map
 from runner.games.warzone.session import WarzoneSession
+from runner.replay.record import as_sent
 from runner.schemas import Problem, check_schema
 
 MAP_FILE = "map.map"
@@ -350,8 +351,12 @@ class WarzoneReplay:
             lines.append("events:")
             lines += ["  " + render_event(event) for event in record.get("events", [])]
             for who, rows in record.get("rejected", {}).items():
-                lines += [f"  {who} rejected line {r['line']}: {r['code']} {r['message']}" for r in rows
-                          if seat in (None, who)]
+                if seat not in (None, who):
+                    continue
+                sent = next((s / ORDERS_FILE for s in seats if s.name.startswith(f"{who} - ")), None)
+                if rows and sent is not None and sent.is_file() and not seat:  # with `seat`: orders.txt below
+                    lines.append(f"  {who} sent: {as_sent(sent.read_text(encoding='utf-8', errors='replace'))}")
+                lines += [f"  {who} rejected line {r['line']}: {r['code']} {r['message']}" for r in rows]
         if seat and chosen is not None:
             for name in (ORDERS_FILE, "BotOutput.txt"):
                 if (chosen / name).is_file():
