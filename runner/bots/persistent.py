@@ -94,6 +94,7 @@ class PersistentBot:
         self.pending = b""  # stdout bytes after the last complete line
         self.unsent = b""  # request bytes the bot has not read yet (a busy bot stops reading stdin)
         self.dead_reason: str | None = None  # set once the process is gone: every later turn fails with it
+        self.closed_untold = False  # close() set dead_reason and no turn has been told it yet
         self.dead_status = TurnStatus.CRASH  # FAILED_TO_START when it never started
         self.exit_code: int | None = None
         self.info_read: int | None = None
@@ -141,7 +142,8 @@ class PersistentBot:
 
     def close(self) -> None:
         """Kill the whole process tree (idempotent); later turns fail without starting a process."""
-        self.dead_reason = self.dead_reason or "the bot was closed by the runner"  # never started again
+        if self.dead_reason is None:  # never started again; the first turn asked after this is told why
+            self.dead_reason, self.closed_untold = "the bot was closed by the runner", True
         proc = self.proc
         if proc is None or self.plan is None:
             return
@@ -187,7 +189,8 @@ class PersistentBot:
             finally:
                 os.close(dir_fd)
         starting = self.proc is None and self.dead_reason is None
-        repeated = self.dead_reason is not None  # dead at an earlier turn: that fault was told then
+        # dead at an earlier turn: that fault was told then (a close by the runner told no turn: told now)
+        repeated, self.closed_untold = self.dead_reason is not None and not self.closed_untold, False
         if starting:
             problem = self._start()
             if problem:

@@ -81,7 +81,7 @@ def print_standings(data: dict[str, Any], out) -> None:
     cut = any(row.get("unfinished") for row in rows)  # an "unfinished" column only when --match-timeout cut some
     table = Table(title=f"{data.get('game', '?')}: {played} matches", title_justify="left")
     for column in ("#", "bot", *(("role", "mean turns") if sided else ()), "ordinal", "mu", "sigma", "games",
-                   "W", "D", "L", *(() if sided else ("points",)), "timeouts", "crashes", "no start", "DQ",
+                   "W", "D", "L", *(() if sided else ("points",)), "timeouts", "crashes", "invalid", "no start", "DQ",
                    *(("unfinished",) if cut else ())):
         table.add_column(column, justify="left" if column in ("bot", "role") else "right")
     for place, row in enumerate(rows, 1):
@@ -89,7 +89,7 @@ def print_standings(data: dict[str, Any], out) -> None:
                       f"{row['ordinal']:.2f}", f"{row['mu']:.2f}", f"{row['sigma']:.2f}", str(row["games"]),
                       str(row["wins"]), str(row["draws"]), str(row["losses"]),
                       *(() if sided else (f"{row['points']:g}",)), str(row["timeouts"]), str(row["crashes"]),
-                      str(row["cannot_start"]), str(row["disqualified"]),
+                      str(row.get("invalid", 0)), str(row["cannot_start"]), str(row["disqualified"]),
                       *((str(row.get("unfinished", 0)),) if cut else ()))
     console.print(table)
     cross = data.get("crosstable", {})

@@ -46,6 +46,7 @@ class Row:
     ordinal: float = 0.0
     timeouts: int = 0
     crashes: int = 0
+    invalid: int = 0  # answers refused for their content (the same "faults" as a league's: each kind counted apart)
     cannot_start: int = 0
     disqualified: int = 0
     unfinished: int = 0  # matches stopped at --match-timeout: not in games, W/D/L, points or the rating
@@ -117,6 +118,7 @@ def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[
             row = row_of(seat.bot, seat.hash, roles[seat.seat])
             row.timeouts += seat.timeouts
             row.crashes += seat.crashes
+            row.invalid += seat.invalid
             row.cannot_start += not seat.started
             row.disqualified += seat.disqualified
             row.unfinished += record.unfinished is not None

@@ -259,7 +259,9 @@ def test_a_crash_is_described_and_every_later_turn_fails_without_a_restart(persi
     assert crash.output == "about to fail\n"
     for turn in (2, 3):
         later = ask(bot, turn)
-        assert (later.status, later.exit_code, later.events, later.seconds) == (TurnStatus.CRASH, 3, (reason,), 0.0)
+        # the crash still in force: the game sees it, but it was told (and is counted) once, at its own turn
+        assert (later.status, later.exit_code, later.events, later.seconds) == (TurnStatus.CRASH, 3, (), 0.0)
+        assert later.repeated and not crash.repeated
     assert (bot.bot.bot_dir / "starts.txt").read_text() == "started\n"
 
 
@@ -304,9 +306,10 @@ def test_a_bot_that_cannot_start_fails_every_turn(tmp_path: Path) -> None:
     try:
         for turn in range(3):
             outcome = ask(bot, turn, {"state.json": "{}"})
-            assert (outcome.status, outcome.command, outcome.exit_code, outcome.events) == (
-                TurnStatus.FAILED_TO_START, "", None, (f"failed to start: {interpreter} is missing or not executable",),
-            )
+            told = (f"failed to start: {interpreter} is missing or not executable",) if turn == 0 else ()
+            assert (outcome.status, outcome.command, outcome.exit_code, outcome.events, outcome.repeated) == (
+                TurnStatus.FAILED_TO_START, "", None, told, turn > 0,
+            )  # told (and counted) once, at the first turn; every later turn fails the same way
         assert (folder / "state.json").read_text() == "{}"  # the files still come first
     finally:
         bot.close()

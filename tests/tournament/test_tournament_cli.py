@@ -225,3 +225,31 @@ def test_another_tournament_in_the_same_folder_is_refused(td_bots: list[str], tm
     assert run_cli("tournament", *td_bots[:2], *TD, "--output", str(out))[0] == 0
     code, _, stderr = run_cli("tournament", *td_bots[:2], "--max-rounds", "4", "--output", str(out))
     assert code == 2 and "holds another tournament (options differ)" in stderr
+
+
+GARBLER = 'open("command.txt", "w").write("oops, debug value, 42")\n'  # refused by Tower Defence for its content
+
+
+def test_refused_answers_are_faults_counted_apart(tmp_path: Path) -> None:
+    """Issue 36: a tournament's faults are a league's (refused answers included), each kind counted apart:
+    the standings' `invalid` column, and the pages' faults total, hold the answers the game refused."""
+    from runner.league.web.tournament_data import TournamentSource
+
+    bots = tmp_path / "bots"
+    good = write_bot(bots / "good", "Good", TD_BOT.format(row=1))
+    garbler = write_bot(bots / "garbler", "Garbler", GARBLER)
+    out = tmp_path / "t"
+    code, stdout, stderr = run_cli("tournament", good, garbler, *TD, "--output", str(out))
+    assert code == 0, stderr
+    recorded = {name: sum(seat["invalid"] for line in games(out) for seat in line["seats"] if seat["bot"] == name)
+                for name in ("Good", "Garbler")}  # Good builds on its own cell again after round 0: refused too
+    assert recorded["Garbler"] == 2 * 4  # two matches of rounds 0-3, every answer refused
+    rows = {row["name"]: row for row in json.loads((out / "standings.json").read_text())["rows"]}
+    assert {name: (rows[name]["invalid"], rows[name]["crashes"]) for name in rows} == {
+        name: (count, 0) for name, count in recorded.items()}
+    assert "invalid" in (out / "standings.csv").read_text().splitlines()[0].split(",")
+    code, table, _ = run_cli("standings", str(out))
+    assert code == 0 and "invalid" in table
+    source = TournamentSource(out)
+    faults = {row.name: row.faults for row in source.standings()}
+    assert faults == recorded

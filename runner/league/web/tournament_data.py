@@ -23,7 +23,10 @@ PLAYER_MATCHES_SHOWN = 30
 
 
 def _faults(row: dict[str, Any]) -> int:
-    return row.get("timeouts", 0) + row.get("crashes", 0) + row.get("cannot_start", 0) + row.get("disqualified", 0)
+    """A tournament's "faults", as a league's: time-outs, crashes, refused answers, failures to start,
+    disqualifications (standings.json written before the invalid count has none: 0)."""
+    return (row.get("timeouts", 0) + row.get("crashes", 0) + row.get("invalid", 0) + row.get("cannot_start", 0)
+            + row.get("disqualified", 0))
 
 
 class TournamentSource:
