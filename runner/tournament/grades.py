@@ -135,12 +135,13 @@ def grade(folder: Path, against: Sequence[str] = (), *, confidence: float = 0.95
     rows = []
     for row in standings.rows:
         info = entrants.get(row.hash, {})
-        data = _bot_json(folder / BOTS / row.hash) or (_bot_json(Path(info["folder"])) if info.get("folder") else {})
+        data = bot_json(folder / BOTS / row.hash) or (bot_json(Path(info["folder"])) if info.get("folder") else {})
         best, worst = ranges[row.hash]
         rows.append(Grade(
             rank=str(best) if best == worst else f"{best}-{worst}", rank_best=best, rank_worst=worst,
-            name=row.name, folder=Path(info.get("folder", "")).name, author=_text(data, "author"),
-            email=_text(data, "email"), nickname=_text(data, "nickName"), language=_text(data, "botLanguage"),
+            name=row.name, folder=Path(info.get("folder", "")).name, author=text_field(data, "author"),
+            email=text_field(data, "email"), nickname=text_field(data, "nickName"),
+            language=text_field(data, "botLanguage"),
             hash=row.hash, games=row.games, wins=row.wins, draws=row.draws, losses=row.losses, points=row.points,
             margin=margins.get(row.hash), **faults.get(row.hash, {}), mu=row.mu, sigma=row.sigma,
             ordinal=row.ordinal,
@@ -245,8 +246,9 @@ def _reference(folder: Path, entrants: dict[str, dict[str, str]], bot: str) -> t
                     f"({', '.join(sorted(item['folder'] or item['name'] for item in entrants.values()))})")
 
 
-def _bot_json(bot_folder: Path) -> dict[str, Any]:
-    """A folder's bot.json object; empty when there is none (a bot that could not start has no snapshot)."""
+def bot_json(bot_folder: Path) -> dict[str, Any]:
+    """A folder's bot.json object; empty when there is none (a bot that could not start has no snapshot).
+    Also the tournament pages' source of an entrant's nickname and language."""
     try:
         data = json.loads((bot_folder / "bot.json").read_text(encoding="utf-8-sig"))
     except (OSError, ValueError):
@@ -254,6 +256,7 @@ def _bot_json(bot_folder: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _text(data: dict[str, Any], key: str) -> str:
+def text_field(data: dict[str, Any], key: str) -> str:
+    """bot.json's `key` when it is a string, else ""."""
     value = data.get(key)
     return value if isinstance(value, str) else ""

@@ -6,6 +6,7 @@ text; links that resolve."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -47,6 +48,14 @@ def test_tournament_pages(tmp_path: Path) -> None:
     assert "onerror=alert(2)" not in page
     assert all('<svg class="chart"' in (out / player_path(name)).read_text() for name in (SCRIPT, TOM, "Plain"))
     assert links_resolve(out) > 30
+    # issue 36: the pages show what a tournament knows, every column filled: the entrant's language from its
+    # bot.json, no league columns (submitted, status) and no finish times (a tournament keeps none)
+    for name in (SCRIPT, TOM, "Plain"):
+        page = (out / player_path(name)).read_text()
+        assert "<th>language</th>" in page and "<td>python3</td>" in page
+        assert not {"submitted (UTC)", "status", "finished (UTC)"} & set(re.findall(r"<th[^>]*>([^<]*)</th>", page))
+    headers = set(re.findall(r"<th[^>]*>([^<]*)</th>", (out / "matches.html").read_text()))
+    assert "finished (UTC)" not in headers and "players (place)" in headers
 
 
 def test_not_a_tournament_is_one_line(tmp_path: Path) -> None:

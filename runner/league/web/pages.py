@@ -133,9 +133,18 @@ def layout(info: Info, title: str, body: str, *, root: str, live: bool) -> str:
             f'<span class="muted">{info.matches} matches</span></nav>{body}{poll}</body></html>\n')
 
 
-def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: Iterable[int] = (), css: str = "") -> str:
-    """A table of already escaped cells; columns in `numeric` are right-aligned."""
+def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: Iterable[int] = (), css: str = "",
+           *, drop_empty: bool = False) -> str:
+    """A table of already escaped cells; columns in `numeric` are right-aligned. `drop_empty`: a column
+    whose every cell is empty is left out (a tournament has no submission times, statuses or finish times:
+    a page shows what it knows, not a column of blanks)."""
     numeric = set(numeric)
+    if drop_empty:
+        rows = [tuple(row) for row in rows]
+        kept = [i for i in range(len(headers)) if any(row[i] for row in rows)]
+        headers = [headers[i] for i in kept]
+        numeric = {position for position, i in enumerate(kept) if i in numeric}
+        rows = [tuple(row[i] for i in kept) for row in rows]
     head = "".join(f'<th{" class=n" if i in numeric else ""}>{h}</th>' for i, h in enumerate(headers))
     body = "".join("<tr>" + "".join(f'<td{" class=n" if i in numeric else ""}>{cell}</td>'
                                     for i, cell in enumerate(row)) + "</tr>" for row in rows)
@@ -218,7 +227,7 @@ def match_table(matches: Sequence[MatchRow], root: str) -> str:
         rows.append((str(match.id), e(when(match.finished)), seats, end, str(match.rounds),
                      f"{match.wall_seconds:.1f} s", replay))
     return _table(("match", "finished (UTC)", "players (place)", "end", "rounds", "wall time", ""), rows,
-                  numeric=(0, 4, 5))
+                  numeric=(0, 4, 5), drop_empty=True)
 
 
 def matches_page(info: Info, matches: Sequence[MatchRow], *, live: bool) -> str:
@@ -261,7 +270,7 @@ def _versions(versions: Sequence[Version], private: bool) -> str:
                      f"{version.wins}-{version.draws}-{version.losses}", str(version.faults),
                      f"<code>{e(version.hash[:12])}</code>"))
     return _table(("version", "nick", "language", "submitted (UTC)", "status", "games", "W-D-L", "faults", "hash"),
-                  rows, numeric=(5, 7))
+                  rows, numeric=(5, 7), drop_empty=True)
 
 
 def _faults(faults: Sequence[Fault], root: str, private: bool) -> str:

@@ -12,9 +12,10 @@ from typing import Any
 from runner.league.web.league_data import FAULTS_SHOWN, fault_rows, inside
 from runner.league.standings import StandingRow
 from runner.league.web.model import ChartPoint, Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Seat, Version
-from runner.tournament.grades import pairwise
+from runner.tournament.grades import bot_json, pairwise, text_field
 from runner.tournament.rankstats import rank_ranges
 from runner.tournament.records import GameRecord, read_counted
+from runner.tournament.run import BOTS
 from runner.tournament.schedule import SIDED_GAMES
 from runner.tournament.standings import Standings
 
@@ -109,8 +110,10 @@ class TournamentSource:
         versions = []
         for bot_hash, number in numbers.items():
             mine = [row for row in rows if row["hash"] == bot_hash]
+            described = bot_json(self.folder / BOTS / bot_hash)  # the entrant's snapshot
             versions.append(Version(number=number, hash=bot_hash, created=None, status="", reason=None,
-                                    build_output=None, nick=name, language="",
+                                    build_output=None, nick=text_field(described, "nickName") or name,
+                                    language=text_field(described, "botLanguage"),
                                     games=sum(row["games"] for row in mine), wins=sum(row["wins"] for row in mine),
                                     draws=sum(row["draws"] for row in mine),
                                     losses=sum(row["losses"] for row in mine), faults=sum(map(_faults, mine))))
