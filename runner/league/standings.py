@@ -30,7 +30,7 @@ class StandingRow:
     wins: int
     draws: int
     losses: int
-    faults: int  # time-outs + crashes + refused answers + disqualifications
+    faults: int  # time-outs + crashes + failures to start + refused answers + disqualifications (a tournament's too)
     status: str  # 'active', or why the version is not scheduled: 'invalid', 'build failed', 'retired', ...
     reason: str | None
     retired: bool
@@ -84,7 +84,8 @@ def _tally(db: sqlite3.Connection) -> TallyOf:
     def tally(version: int, role: str) -> tuple[int, int, int, int, int]:
         row = db.execute(
             "SELECT COUNT(s.place), COALESCE(SUM(s.result = 'win'), 0), COALESCE(SUM(s.result = 'draw'), 0), "
-            "COALESCE(SUM(s.result = 'loss'), 0), COALESCE(SUM(s.timeouts + s.crashes + s.invalid + s.disqualified), 0) "
+            "COALESCE(SUM(s.result = 'loss'), 0), "
+            "COALESCE(SUM(s.timeouts + s.crashes + s.failed_to_start + s.invalid + s.disqualified), 0) "
             "FROM seats s WHERE s.version_id = ? AND s.role = ?", (version, role)).fetchone()
         return tuple(row)  # type: ignore[return-value]
 

@@ -168,3 +168,31 @@ def test_sided_games_show_each_role(tmp_path: Path) -> None:
     check_page(player, ("defender", "invader"), live=True)
     assert player.count('<svg class="chart"') == 2
     assert "defender</span>" in page(folder, "matches.html")  # each seat's role beside its player
+
+
+def test_faults_are_every_kind_summed_the_same_on_pages_and_in_status(tmp_path: Path) -> None:
+    """One meaning of "faults" (issue 36): time-outs, crashes, failures to start, refused answers and
+    disqualifications, in the pages' standings (the web ledger) as in `league status` (standings_json)."""
+    import sqlite3
+
+    from runner.league.standings import standings_json
+    from runner.league.store import connect
+
+    folder = make_league(tmp_path / "league", played_log(tmp_path / "scratch"))
+    with sqlite3.connect(folder / "league.sqlite") as db:
+        match_id, version = db.execute(  # a version the standings list
+            "SELECT s.match_id, s.version_id FROM seats s JOIN versions v ON v.id = s.version_id "
+            "WHERE v.status = 'active' ORDER BY s.match_id LIMIT 1").fetchone()
+        db.execute("UPDATE seats SET timeouts = 1, crashes = 2, failed_to_start = 3, invalid = 4, disqualified = 1 "
+                   "WHERE match_id = ? AND version_id = ?", (match_id, version))
+        (expected,) = db.execute("SELECT SUM(timeouts + crashes + failed_to_start + invalid + disqualified) FROM seats "
+                                 "WHERE version_id = ?", (version,)).fetchone()
+    with LeagueSource(folder) as source:
+        on_pages = {row.hash: row.faults for row in source.standings()}
+    db = connect(folder, readonly=True)
+    try:
+        in_status = {row["hash"]: row["faults"] for row in standings_json(db)["players"]}
+        (version_hash,) = db.execute("SELECT hash FROM versions WHERE id = ?", (version,)).fetchone()
+    finally:
+        db.close()
+    assert on_pages[version_hash] == in_status[version_hash] == expected >= 11

@@ -14,7 +14,7 @@ import threading
 Tally = tuple[int, int, int, int, int]
 
 _SEATS = ("SELECT s.match_id, s.version_id, s.role, s.place, s.result, "
-          "s.timeouts + s.crashes + s.invalid + s.disqualified AS faults, m.draw, v.player_id "
+          "s.timeouts + s.crashes + s.failed_to_start + s.invalid + s.disqualified AS faults, m.draw, v.player_id "
           "FROM seats s JOIN matches m ON m.id = s.match_id JOIN versions v ON v.id = s.version_id "
           "WHERE s.match_id > ? ORDER BY s.match_id, s.position")
 
