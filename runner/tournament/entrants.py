@@ -146,14 +146,28 @@ def copy_bot(source: Path, target: Path) -> None:
     shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*SKIPPED_DIRS))
 
 
+#: Who owns a snapshot's files when the runner is root: nobody. A sandboxed bot runs as uid 65534 inside its
+#: user namespace, which the kernel maps to the runner's own uid outside; owning its seat's shared files, it
+#: could chmod them writable and change its version's snapshot through the hard link. Owned by another uid
+#: they are read-only to it whatever it does (no capabilities in the sandbox). An unprivileged runner cannot
+#: give files away: there the seal check after each match (runner/league/seals.py) catches such a change.
+SNAPSHOT_OWNER = 65534
+
+
 def make_read_only(folder: Path) -> None:
-    """Take the write bits off every file of a snapshot (not its folders), so that a seat may share them."""
+    """Take the write bits off every file of a snapshot (not its folders), so that a seat may share them; as
+    root, give them to SNAPSHOT_OWNER too."""
+    give_away = os.geteuid() == 0
     for root, _, files in os.walk(folder):
         for name in files:
             path = os.path.join(root, name)
-            mode = os.lstat(path).st_mode
-            if stat.S_ISREG(mode) and mode & 0o222:
-                os.chmod(path, stat.S_IMODE(mode) & ~0o222)
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            if info.st_mode & 0o222:
+                os.chmod(path, stat.S_IMODE(info.st_mode) & ~0o222)
+            if give_away and info.st_uid != SNAPSHOT_OWNER:
+                os.lchown(path, SNAPSHOT_OWNER, SNAPSHOT_OWNER)
 
 
 def give_seat(snapshot: Path, seat: Path) -> None:

@@ -58,6 +58,13 @@ def other_processes():
     return found
 
 
+def tamper(path):
+    """Make a shipped file writable and append to it: in a league seat it is a hard link to the version's
+    snapshot, so this would change the frozen version."""
+    os.chmod(path, 0o644)
+    return write(path)
+
+
 def fresh(path):
     """`path` made free to write: in a league a seat's shipped files (the build's included) are read-only hard
     links to the version's snapshot, so a bot replaces such a file rather than writing into it."""
@@ -78,6 +85,7 @@ def main():
         "network": attempt(lambda: connect(targets["port"])),
         "processes": other_processes(),
         "own": attempt(lambda: write(fresh(os.path.join(HERE, "scratch.txt")))),
+        "tamper": attempt(lambda: tamper(os.path.join(HERE, "bot.py"))) if targets.get("tamper") else "not tried",
     }
     with open(fresh(os.path.join(HERE, "spy-report.json")), "w") as handle:
         json.dump(report, handle)

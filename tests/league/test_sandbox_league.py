@@ -65,7 +65,7 @@ def test_a_spy_submission_reaches_nothing_in_its_build_and_its_matches(root: Pat
     targets = {"read": [str(league / "league.sqlite"), str(subs / "tiny1" / "bot.py"), "/etc/shadow"],
                "list": [str(league / "bots"), str(subs), "/root"],
                "write": [str(league / "league.sqlite"), str(subs / "tiny1" / "bot.py"), str(root / "outside.txt")],
-               "port": 9}
+               "port": 9, "tamper": True}
     (spy / "targets.json").write_text(json.dumps(targets))
     code, out, err = run_cli("league", "run", league, "--submissions", subs, "--sandbox", "--workers", "1",
                              "--max-matches", "3", *TD)
@@ -85,6 +85,8 @@ def test_a_spy_submission_reaches_nothing_in_its_build_and_its_matches(root: Pat
     for report in played:
         # a match's seat folder is DIR/bots/.seats/<match>/<seat>: the path to the mount shows, nothing else
         check_nothing_reached(report, "ok: .seats")
+        # its seat's shipped files are the snapshot's (hard links), given to nobody: not its to make writable
+        assert report["tamper"] == "PermissionError", report["tamper"]
     for log in logs:
         spy_seat = next(seat for seat in json.loads((log / "match.json").read_text())["players"]
                         if "Spy" in seat["name"])
