@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from runner.commands.options import add_log_game_option
 from runner.errors import ExitCode, UserError
 from runner.games import game_of_log
 
@@ -22,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
         "reference engine does not make deterministic and skip the bots' own output)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object for scripts instead of text")
+    add_log_game_option(parser)
     parser.add_argument(
         "--fields", type=int, default=10, metavar="N", help="differing fields shown per file (default 10)"
     )
@@ -29,8 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
 
 def run(args: argparse.Namespace, streams) -> int:
     path_a, path_b = Path(args.log_a), Path(args.log_b)
-    game = game_of_log(path_a)
-    other = game_of_log(path_b)
+    game = game_of_log(path_a, args.game)
+    other = game_of_log(path_b, args.game)
     if other.name != game.name:
         raise UserError(f"{path_a} is a {game.name} log but {path_b} is a {other.name} log")
     check = game.diff(path_a, path_b, {"strict": args.strict, "fields": args.fields})

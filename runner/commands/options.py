@@ -25,6 +25,13 @@ def add_game_options(parser: argparse.ArgumentParser, options: Iterable[Option])
                             choices=option.choices, default=None, help=option.help + default)
 
 
+def add_log_game_option(parser: argparse.ArgumentParser) -> None:
+    """`--game NAME` of a log tool: a log without match.json whose files fit two games names its game so
+    (runner.games.game_of_log says when)."""
+    parser.add_argument("--game", metavar="NAME",
+                        help="the game of a log without match.json whose files fit more than one game")
+
+
 def _worded(convert: Any) -> Any:
     """The option's type, with its own ValueError message shown instead of argparse's "invalid <function
     name> value" (`--max-turns: '0' is not a positive integer`)."""

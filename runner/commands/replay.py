@@ -21,6 +21,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from runner.commands.options import add_log_game_option
 from runner.errors import ExitCode, UserError
 from runner.games import game_of_log
 
@@ -40,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     )
     parser.add_argument("--speed", type=float, metavar="SECONDS", help="play on by itself, SECONDS per round")
     parser.add_argument("--no-color", action="store_true", help="never use colours")
+    add_log_game_option(parser)
     parser.add_argument("--html", nargs="?", const="", metavar="FILE",
                         help="write a self-contained HTML replay (no network needed) to FILE, default LOG.html "
                         "beside the log, and exit")
@@ -105,10 +107,10 @@ def run(args: argparse.Namespace, streams) -> int:
     if args.html is not None:
         from runner.replay.html import write_html_replay
 
-        written, size = write_html_replay(path, Path(args.html) if args.html else None)
+        written, size = write_html_replay(path, Path(args.html) if args.html else None, game=args.game)
         print(f"wrote {written} ({size / 1e6:.2f} MB)", file=streams.out)
         return ExitCode.OK
-    game = game_of_log(path)
+    game = game_of_log(path, args.game)
     replay = game.replay(path)
     turns = replay.turns
     if args.round is not None and args.round not in turns:

@@ -10,7 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from runner.commands.options import add_game_options, chosen_options
+from runner.commands.options import add_game_options, add_log_game_option, chosen_options
 from runner.errors import ExitCode, UserError
 from runner.games import all_games, game_of_log
 
@@ -37,11 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.add_argument("match_dir", metavar="LOG", help="match log folder (or a game's reference trace file)")
     add_game_options(parser, _verify_options(argv))
     parser.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
+    add_log_game_option(parser)
 
 
 def run(args: argparse.Namespace, streams) -> int:
     path = Path(args.match_dir)
-    game = game_of_log(path)
+    game = game_of_log(path, args.game)
     check = game.verify(path, chosen_options(args, game.verify_options))
     for line in check.lines:
         print(line, file=streams.out)

@@ -48,10 +48,12 @@ def all_games() -> list[Game]:
     return [get_game(name) for name in GAMES]
 
 
-def game_of_log(path: Path) -> Game:
-    """The game a match log belongs to: match.json's `game`, else the game that recognises the folder
-    (an official Tower Defence log has no match.json). When nothing recognises it, the default game, whose
-    tools then say precisely why it is not a log."""
+def game_of_log(path: Path, name: str | None = None) -> Game:
+    """The game a match log belongs to: match.json's `game`, else `name` (a command's `--game`), else the game
+    that recognises the folder. The default game's own layout is taken at once: an official Tower Defence log
+    has no match.json, and `td-runner verify` of one loads no other game. Any other log is asked of every game,
+    and a log two games recognise is a UserError naming them rather than a guess. When nothing recognises it,
+    the default game, whose tools then say precisely why it is not a log."""
     path = Path(path)
     summary = path / "match.json"
     if summary.is_file():
@@ -59,10 +61,17 @@ def game_of_log(path: Path) -> Game:
             data = json.loads(summary.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise UserError(f"{summary}: not valid JSON: {exc}") from None
-        name = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
+        named = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
+        if name is not None and name != named:
+            raise UserError(f"{path}: its match.json says the game is {named}, not {name}")
+        return get_game(named)
+    if name is not None:
         return get_game(name)
-    for name in GAMES:  # one at a time: an official Tower Defence log loads no other game
-        game = get_game(name)
-        if game.is_log(path):  # a game may also accept a single file (a reference trace)
-            return game
-    return get_game(DEFAULT_GAME)
+    default = get_game(DEFAULT_GAME)
+    if default.is_log(path):  # a game may also accept a single file (a reference trace)
+        return default
+    claimants = [other for other in GAMES if other != DEFAULT_GAME and get_game(other).is_log(path)]
+    if len(claimants) > 1:
+        raise UserError(f"{path}: no match.json names its game and its files fit {' and '.join(claimants)}; "
+                        f"name it with --game {claimants[0]} (or --game {claimants[1]})")
+    return get_game(claimants[0]) if claimants else default

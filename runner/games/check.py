@@ -31,6 +31,10 @@ HOSTILE_ANSWERS = (
 )
 
 
+#: `Game` members a game may leave out: the core says "this game has no HTML replay" (runner/replay/html.py).
+OPTIONAL_GAME_MEMBERS = frozenset({"html_replay"})
+
+
 def _members(protocol: type) -> set[str]:
     names = set(typing.get_type_hints(protocol, include_extras=False)) if protocol.__annotations__ else set()
     names |= {name for name, value in vars(protocol).items() if callable(value) and not name.startswith("_")}
@@ -40,7 +44,8 @@ def _members(protocol: type) -> set[str]:
 
 def check_game(game: Game, options: Mapping[str, Any] | None = None, turns: int = 30) -> list[str]:
     """Problems found (empty: the game keeps the interface). `options` are the match options it needs."""
-    problems = [f"Game lacks {name}" for name in sorted(_members(Game)) if not hasattr(game, name)]
+    required = _members(Game) - OPTIONAL_GAME_MEMBERS
+    problems = [f"Game lacks {name}" for name in sorted(required) if not hasattr(game, name)]
     if problems:
         return problems
     if not isinstance(game.log, (FolderLog, JsonlLog)):

@@ -400,7 +400,8 @@ class Game(Protocol):
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The HTML replay of a log: its compact record (shape: runner/replay/record.py) and the JavaScript
         that draws the board (sets `window.ReplayBoard = {aspect, draw, describe?}`); `td-runner replay
-        --html` inlines both into one page."""
+        --html` inlines both into one page. Optional: a game without it passes `check_game`, and `--html`
+        then says in one line that the game has no HTML replay."""
 
     def action_space(self, config: Any) -> Any:
         """A discrete action space for the in-process API (`size`, `encode(text)`, `decode(n)`, `mask(view)`),

@@ -252,10 +252,10 @@ def build_record(path: Path) -> tuple[dict[str, Any], str]:
     return record, board_js
 
 
-def _finished_record(path: Path, public: bool = False) -> tuple[dict[str, Any], str, str]:
+def _finished_record(path: Path, public: bool = False, game_name: str | None = None) -> tuple[dict[str, Any], str, str]:
     """build_record's record, its JSON text and the board script; `public`: without what the bots printed."""
     path = Path(path)
-    game = game_of_log(path)
+    game = game_of_log(path, game_name)
     record, board_js = html_hook(game)(path)
     if public:
         withhold_bot_output(record)
@@ -275,9 +275,9 @@ def withhold_bot_output(record: dict[str, Any]) -> None:
     record["outputs_withheld"] = True
 
 
-def render_replay(path: Path, public: bool = False) -> bytes:
+def render_replay(path: Path, public: bool = False, game: str | None = None) -> bytes:
     """The page of the log at `path`, UTF-8 encoded; `public`: without what the bots printed."""
-    record, text, board_js = _finished_record(path, public)
+    record, text, board_js = _finished_record(path, public, game)
     return render_page(record, board_js, text).encode("utf-8")
 
 
@@ -293,10 +293,12 @@ def default_target(path: Path) -> Path:
 GZIP_LEVEL = 6
 
 
-def write_html_replay(path: Path, target: Path | None = None, *, public: bool = False) -> tuple[Path, int]:
+def write_html_replay(path: Path, target: Path | None = None, *, public: bool = False,
+                      game: str | None = None) -> tuple[Path, int]:
     """Write the page of the log at `path` (gzip-compressed when `target` ends with `.gz`, as a league keeps
-    them); its path and size in bytes as written. `public` (a league's replays): without what the bots printed."""
-    data = render_replay(path, public)
+    them); its path and size in bytes as written. `public` (a league's replays): without what the bots printed;
+    `game`: the game of a log without match.json whose files fit two (`replay --game`)."""
+    data = render_replay(path, public, game)
     target = Path(target) if target is not None else default_target(path)
     if target.name.endswith(".gz"):
         data = gzip.compress(data, GZIP_LEVEL, mtime=0)

@@ -17,18 +17,26 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env, data_equivalence  # noqa: E402
 from pettingzoo.test import parallel_api_test  # noqa: E402
 
+import runner.games  # noqa: E402
 from runner.api import ApiError, evaluate, parallel_env, single_agent  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MAP = str(ROOT / "runner" / "games" / "warzone" / "maps" / "td-archipelago.map")
-# short matches: the checkers play random actions for many turns
-GAMES = {
+# short matches: the checkers play random actions for many turns; every registered game needs its options here
+OPTIONS = {
     "tower-defence": {"max_rounds": 40},
     "lanes": {"max_turns": 3},
     "invaders": {"max_turns": 200},
     "warzone": {"map": MAP, "max_turns": 3},
 }
 IDLE = {"tower-defence": 0, "lanes": "", "invaders": "null", "warzone": ""}
+#: Every registered game: a new game is checked here as soon as it is in the registry.
+GAMES = tuple(runner.games.GAMES)
+
+
+def test_every_registered_game_has_options_and_an_idle_action() -> None:
+    """OPTIONS and IDLE are per-game data; a game in the registry but not in them fails here, by name."""
+    assert (sorted(OPTIONS), sorted(IDLE)) == (sorted(GAMES), sorted(GAMES))
 
 
 def idle_agent(game: str):
@@ -37,7 +45,7 @@ def idle_agent(game: str):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_pettingzoo_parallel_api_test_passes(game: str) -> None:
-    env = parallel_env(game, **GAMES[game])
+    env = parallel_env(game, **OPTIONS[game])
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # PettingZoo reports most API problems as warnings
         parallel_api_test(env, num_cycles=60)
@@ -45,7 +53,7 @@ def test_pettingzoo_parallel_api_test_passes(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_gymnasium_check_env_passes(game: str) -> None:
-    env = single_agent(game, idle_agent(game), **GAMES[game])
+    env = single_agent(game, idle_agent(game), **OPTIONS[game])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env, skip_render_check=True)

@@ -23,7 +23,7 @@ PACKAGE_PARENT = str(Path(runner.__file__).resolve().parent.parent)
 #: Loaded only for worded schema problems, rich output, or a requirements.txt check (importlib.metadata).
 HEAVY = ("rich", "jsonschema", "referencing", "importlib.metadata")
 
-#: game -> (turn-limit flag, its two starter bots): one short match each.
+#: game -> (turn-limit flag, its two starter bots): one short match each; every registered game needs one.
 MATCHES = {
     "tower-defence": ("--max-rounds", "python3", "reference"),
     "lanes": ("--max-turns", "lanes/python3", "lanes/reference"),
@@ -62,7 +62,12 @@ def game_packages(modules: set[str]) -> set[str]:
     return {name for name, module in GAMES.items() if module in modules}
 
 
-@pytest.mark.parametrize("game", list(MATCHES))
+def test_every_registered_game_has_a_short_match() -> None:
+    """MATCHES is per-game data; a game in the registry but not in it fails here, by name."""
+    assert sorted(MATCHES) == sorted(GAMES)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
 def test_a_quiet_match_loads_its_game_only_and_no_heavy_library(game: str, tmp_path: Path) -> None:
     flag, first, second = MATCHES[game]
     if game == "invaders" and shutil.which("node") is None:

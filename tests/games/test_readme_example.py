@@ -71,3 +71,24 @@ def test_a_bad_option_value_is_one_line(stones, tmp_path: Path) -> None:
     code, _, err = cli("match", "--game", "stones", str(a), str(b), "--pile", "0", "--output", str(tmp_path))
     assert code == 2 and err == "error: --pile must be at least 1, got 0\n"
     assert not list(tmp_path.glob("20*"))  # no match folder for a match that never started
+
+
+def test_the_example_game_passes_check_game(stones) -> None:
+    from runner.games.check import check_game
+
+    assert not hasattr(stones, "html_replay")  # the guide leaves the HTML replay out, as a first game would
+    assert check_game(stones) == []
+
+
+def test_html_of_a_game_without_an_html_replay_is_one_line(stones, tmp_path: Path) -> None:
+    a, b = bot(tmp_path / "a", "Alpha"), bot(tmp_path / "b", "Beta")
+    expected = "error: stones: this game has no HTML replay yet (its Game has no html_replay)\n"
+    code, out, err = cli("match", "--game", "stones", str(a), str(b), "--output", str(tmp_path), "--name", "m",
+                         "--quiet", "--html")
+    assert (code, out, err) == (2, "", expected)
+    assert not (tmp_path / "m").exists()  # refused before the match, not after playing it
+    assert cli("match", "--game", "stones", str(a), str(b), "--output", str(tmp_path), "--name", "m",
+               "--quiet")[0] == 0
+    assert cli("replay", str(tmp_path / "m"), "--html", str(tmp_path / "m.html")) == (2, "", expected)
+    assert cli("replay", "--html", str(tmp_path / "m")) == (2, "", expected)
+    assert not (tmp_path / "m.html").exists()

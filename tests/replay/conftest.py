@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "starter-bots"
 MAPS = ROOT / "runner" / "games" / "warzone" / "maps"
 
-#: game -> the `td-runner match` arguments of a short match of its starter bots.
+#: game -> the `td-runner match` arguments of a short match of its starter bots. Every registered game needs
+#: one: test_html_browser.py checks this table against the registry (runner/games/__init__.py).
 MATCHES = {
     "tower-defence": [str(BOTS / "python3"), str(BOTS / "reference"), "--max-rounds", "20"],
     # the starter bot loses to the reference bot in one turn: two reference bots last
@@ -48,6 +49,7 @@ class _Logs(dict):
         self.folder = folder
 
     def __missing__(self, game: str) -> Path:
+        assert game in MATCHES, f"{game}: no short match in tests/replay/conftest.py MATCHES"
         out, err = io.StringIO(), io.StringIO()
         code = main(["match", *MATCHES[game], "--output", str(self.folder), "--name", game, "--quiet",
                      "--seed", "1"], out=out, err=err)
