@@ -15,8 +15,9 @@ import os
 import shutil
 import stat
 import tarfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -179,13 +180,19 @@ def give_seat(snapshot: Path, seat: Path) -> None:
 
 
 def _share(source: str, target: str) -> None:
-    if not os.lstat(source).st_mode & 0o222:
-        try:
-            os.link(source, target)
-            return
-        except OSError:  # another file system, or links not allowed here
-            pass
-    shutil.copy2(source, target)
+    if os.lstat(source).st_mode & 0o222:
+        shutil.copy2(source, target)  # a file the bot may write: its own copy
+    else:
+        link_or_copy(source, target)
+
+
+def link_or_copy(source: str | Path, target: str | Path, copy: Callable[[Any, Any], Any] = shutil.copy2) -> None:
+    """`target` as a hard link to `source`, or made by `copy` where no link can be made (another file system,
+    or one without hard links): for files written once and never changed (seat files, cached replays)."""
+    try:
+        os.link(source, target)
+    except OSError:
+        copy(source, target)
 
 
 def pack(folder: Path) -> bytes:

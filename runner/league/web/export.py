@@ -7,7 +7,6 @@ is only read)."""
 from __future__ import annotations
 
 import gzip
-import os
 import shutil
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from runner.league.web.model import Source
 from runner.league.web.replays import CACHE, cached_replay
 from runner.league.web.pages import replay_path
 from runner.league.web.site import Site
+from runner.tournament.entrants import link_or_copy
 
 
 def export(folder: Path, out: Path) -> int:
@@ -82,11 +82,6 @@ def _copy(source: Path, target: Path) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.unlink(missing_ok=True)  # an earlier export's file or link
-        try:
-            os.link(source, target)
-            return
-        except OSError:  # another file system, or one without hard links
-            pass
-        shutil.copyfile(source, target)
+        link_or_copy(source, target, shutil.copyfile)
     except OSError as exc:
         raise UserError(f"{target}: cannot write: {exc.strerror or exc}") from None
