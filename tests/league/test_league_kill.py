@@ -15,7 +15,7 @@ import pytest
 from league_helpers import check_consistent, database, run_cli
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
-from orphan_helpers import (bots_of, end_all, kill_9, new_token, slow_bot, start, tagged, wait_for,  # noqa: E402
+from orphan_helpers import (bots_of, end_all, kill_mid_match, new_token, slow_bot, start, tagged, wait_for,  # noqa: E402
                             workers_of)
 
 pytest.importorskip("openskill", reason="leagues need openskill (td-runner[league])")
@@ -44,16 +44,7 @@ def test_kill_9_mid_match_leaves_no_worker_and_the_restart_verifies(sandbox: boo
     league = tmp_path / "league"
     arguments = ["league", "run", str(league), "--submissions", str(subs), "--workers", "2", "--max-rounds", "20",
                  *(["--sandbox"] if sandbox else [])]
-    process = start(arguments, token, tmp_path / "first")
-    try:
-        partials = lambda: list((league / "matches").glob(".*.partial")) if (league / "matches").is_dir() else []  # noqa: E731
-        wait_for(lambda: len(partials()) == 2 and len(bots_of(token)) >= 2, 60, "two matches in flight")
-        gone_after, left = kill_9(process, token, limit_s=1.0)
-        assert not left, f"alive 1 s after the kill ({gone_after:.2f} s until none): {left}"
-    finally:
-        end_all(process, token)
-    stderr = (tmp_path / "first" / "stderr").read_text()
-    assert "Traceback" not in stderr and "Error" not in stderr, stderr
+    kill_mid_match(arguments, token, tmp_path / "first", league / "matches")
 
     before = check_consistent(league)
     code, out, err = run_cli("league", "run", league, "--workers", "2", "--max-matches", "2")

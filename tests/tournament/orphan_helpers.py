@@ -125,3 +125,18 @@ def end_all(process: subprocess.Popen[bytes], token: str) -> None:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
+
+
+def kill_mid_match(arguments: list[str], token: str, logs: Path, matches: Path) -> None:
+    """Start `td-runner ARGUMENTS` (two workers), wait until two matches are in flight in `matches`, kill -9 the
+    command alone, and check what issue 31.7 asks: nothing of the run alive 1 s later, no traceback printed."""
+    process = start(arguments, token, logs)
+    try:
+        partials = lambda: list(matches.glob(".*.partial")) if matches.is_dir() else []  # noqa: E731
+        wait_for(lambda: len(partials()) == 2 and len(bots_of(token)) >= 2, 60, "two matches in flight")
+        gone_after, left = kill_9(process, token, limit_s=1.0)
+        assert not left, f"alive 1 s after the kill ({gone_after:.2f} s until none): {left}"
+    finally:
+        end_all(process, token)
+    stderr = (logs / "stderr").read_text()
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr

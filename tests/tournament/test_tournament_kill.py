@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from orphan_helpers import bots_of, end_all, kill_9, new_token, slow_bot, start, wait_for
+from orphan_helpers import kill_mid_match, new_token, slow_bot
 from tournament_helpers import games, run_cli
 
 
@@ -18,17 +18,8 @@ def test_kill_9_mid_match_leaves_no_worker_and_resume_verifies(persistent: bool,
     bots = [str(slow_bot(tmp_path / "bots" / f"slow{n}", f"Slow{n}", token, row=n + 1, sleep_s=0.15,
                          persistent=persistent)) for n in range(2)]
     out = tmp_path / "t"
-    process = start(["tournament", *bots, "--max-rounds", "20", "--output", str(out), "--workers", "2"], token,
-                    tmp_path / "first")
-    try:
-        partials = lambda: list((out / "matches").glob(".*.partial")) if (out / "matches").is_dir() else []  # noqa: E731
-        wait_for(lambda: len(partials()) == 2 and len(bots_of(token)) >= 2, 60, "both matches in flight")
-        gone_after, left = kill_9(process, token, limit_s=1.0)
-        assert not left, f"alive 1 s after the kill ({gone_after:.2f} s until none): {left}"
-    finally:
-        end_all(process, token)
-    stderr = (tmp_path / "first" / "stderr").read_text()
-    assert "Traceback" not in stderr and "Error" not in stderr, stderr
+    kill_mid_match(["tournament", *bots, "--max-rounds", "20", "--output", str(out), "--workers", "2"], token,
+                   tmp_path / "first", out / "matches")
     assert not (out / "games.jsonl").is_file() or not games(out)  # both matches were in flight
 
     code, stdout, stderr = run_cli("tournament", "--resume", "--output", str(out), "--workers", "2")
