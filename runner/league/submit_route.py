@@ -25,8 +25,7 @@ from pathlib import Path
 import attrs
 
 from runner.errors import UserError
-from runner.league.players import player_of_token
-from runner.league.settings import LeagueSettings, stored_settings
+from runner.league.settings import LeagueSettings
 from runner.league.unpack import Caps, UploadRefused
 from runner.league.upload import accept
 
@@ -101,12 +100,6 @@ class UploadRate:
 def caps_of(settings: LeagueSettings) -> Caps:
     return Caps(int(settings.max_upload_mb * (1 << 20)), int(settings.max_unpacked_mb * (1 << 20)),
                 settings.max_files)
-
-
-def upload_cap(folder: Path) -> int:
-    """The largest body `POST /submit` reads (the archive cap and room for a form's fields)."""
-    settings = stored_settings(folder)
-    return body_cap(settings)
 
 
 def body_cap(settings: LeagueSettings | None) -> int:

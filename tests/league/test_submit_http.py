@@ -33,7 +33,6 @@ def served(tmp_path: Path):
         claim(db, {"submissions": str(subs), "options": {"max_rounds": 3}}, folder)
     tokens = {name: players.add_player(db, name) for name in ("ann", "bob")}
     db.close()
-    server._THROTTLE = server.Throttle()  # a fresh failure count per test
     web = server.start_server(folder, "127.0.0.1", 0)
     yield web.url, folder, subs, tokens
     web.close()
@@ -180,7 +179,6 @@ def test_behind_a_trusted_proxy_the_throttle_counts_the_forwarded_address(tmp_pa
     with transaction(db):
         claim(db, {"submissions": str(subs), "options": {"max_rounds": 3}}, folder)
     db.close()
-    server._THROTTLE = server.Throttle()
     web = server.start_server(folder, "127.0.0.1", 0, trusted_proxies=["127.0.0.1"])
     try:
         forwarded = {"X-Forwarded-For": "198.51.100.7"}

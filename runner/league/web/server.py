@@ -27,7 +27,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from runner.errors import UserError
-from runner.league.submit_route import Throttle  # noqa: F401 (older tests reset server._THROTTLE)
 from runner.league.web.app import LeagueApp
 from runner.league.web.league_data import LeagueSource
 
@@ -38,8 +37,6 @@ STALLED_S = 30.0
 #: Connections (and requests in progress) at once: 300 live tabs + 500 slow sockets + readers, with room.
 CONNECTIONS = 2000
 BACKLOG = 2048
-
-_THROTTLE = Throttle()  # kept for older callers; each server has its own (LeagueApp.throttle)
 
 
 def _guarded_h11() -> type:
