@@ -23,7 +23,7 @@ COMMANDS: dict[str, str] = {
     "tournament": "play a tournament between bot folders (every pair, seats swapped; tables; sides) and rate the bots",
     "standings": ("print a tournament's standings (ratings, wins/draws/losses, faults, crosstable) from its folder; "
                   "--html writes them as static web pages"),
-    "grades": ("a tournament's grade sheet: each bot's folder, author, W-D-L, points, score margin, each fault kind, "
+    "grades": ("a tournament's or a league's grade sheet: each bot's folder, author, W-D-L, points, score margin, each fault kind, "
                "rating and rank range (tied places shown); --against BOT_DIR adds win rates; --csv OUT"),
     "watch": "watch a bot folder and re-run seeded matches against opponents after every change, with a summary",
     "league": "run a league: matches chosen by rating between submitted bots, until stopped; its standings and pages",

@@ -1,5 +1,6 @@
-"""`td-runner grades DIR`: a tournament's grade sheet (who, W-D-L, points, margin, each fault kind, rating,
-rank range), as a table, CSV or JSON; `--against BOT_DIR` adds each entrant's win rate against a reference."""
+"""`td-runner grades DIR`: a tournament's or a league's grade sheet (who, W-D-L, points, margin, each fault
+kind, rating, rank range), as a table, CSV or JSON; `--against BOT_DIR` adds each entrant's results against a
+reference bot (a win rate; Invaders: the turns against it)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,23 @@ from rich.console import Console
 from rich.table import Table
 
 from runner.errors import ExitCode, UserError
-from runner.tournament.grades import GradeSheet, grade
+from runner.league.store import DATABASE
+from runner.tournament.grades import build_sheet, grade
+from runner.tournament.gradesheet import GradeSheet
+from runner.tournament.run import SETTINGS_FILE
 
-EXITS = "exit codes: 0 written, 2 not a tournament folder or bad option, 70 a bug"
+EXITS = "exit codes: 0 written, 2 neither a tournament nor a league folder, or a bad option, 70 a bug"
 
 
 def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
-    parser.add_argument("folder", metavar="DIR", help="a tournament folder (holds games.jsonl)")
+    parser.add_argument("folder", metavar="DIR", help="a tournament folder (tournament.json) or a league folder "
+                        "(league.sqlite)")
     parser.add_argument("--against", action="extend", nargs="+", default=[], metavar="BOT_DIR",
-                        help="reference bots (entrants of the tournament): each entrant's win rate against each, "
-                        "draws half, with a Wilson interval")
+                        help="reference bots (entrants of the tournament, players of the league): each entrant's "
+                        "win rate against each, draws half, with a Wilson interval; Invaders: the turns lasted "
+                        "against each reference of the other role")
+    parser.add_argument("--all-versions", action="store_true",
+                        help="a league: one row per version of each player (default: its current version)")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--csv", metavar="OUT", help="write the sheet as CSV to OUT ('-': standard output)")
     output.add_argument("--json", action="store_true", help="print the sheet as JSON")
@@ -30,8 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
 
 
 def run(args: argparse.Namespace, streams) -> int:
-    sheet = grade(Path(args.folder), args.against, confidence=args.confidence, resamples=args.resamples,
-                  seed=args.seed)
+    sheet = grade_folder(Path(args.folder), args.against, all_versions=args.all_versions,
+                         confidence=args.confidence, resamples=args.resamples, seed=args.seed)
     if args.json:
         print(json.dumps(sheet.to_json(), indent=2), file=streams.out)
     elif args.csv == "-":
@@ -47,28 +55,57 @@ def run(args: argparse.Namespace, streams) -> int:
     return ExitCode.OK
 
 
+def grade_folder(folder: Path, against: list[str], *, all_versions: bool, confidence: float, resamples: int,
+                 seed: int) -> GradeSheet:
+    """A tournament folder's sheet or a league folder's, told apart by tournament.json and league.sqlite."""
+    if (folder / SETTINGS_FILE).is_file():
+        if all_versions:
+            raise UserError(f"--all-versions is for a league; {folder} is a tournament (its --replace keeps "
+                            "one version of each entrant)")
+        return grade(folder, against, confidence=confidence, resamples=resamples, seed=seed)
+    if (folder / DATABASE).is_file():
+        from runner.league.grades import league_field
+
+        field, references = league_field(folder, against, all_versions=all_versions)
+        return build_sheet(field, references, confidence=confidence, resamples=resamples, seed=seed)
+    if not folder.is_dir():
+        raise UserError(f"{folder} does not exist")
+    raise UserError(f"{folder} is neither a tournament folder ({SETTINGS_FILE}) nor a league folder ({DATABASE})")
+
+
 def print_sheet(sheet: GradeSheet, out) -> None:
-    width = None if getattr(out, "isatty", lambda: False)() else 200
-    table = Table(title=f"{sheet.game}: {sheet.matches} matches; sorted by ordinal (mu - 3 sigma); rank ranges "
-                  f"at {sheet.confidence:g} confidence")
+    width = None if getattr(out, "isatty", lambda: False)() else 220
+    sided = "mean_turns" in sheet.extras
+    table = Table(title=f"{sheet.game} {sheet.source}: {sheet.matches} matches; sorted by {sheet.sorted_by}; "
+                  f"rank ranges at {sheet.confidence:g} confidence")
     references = sheet.references
-    for column in ("rank", "bot", "folder", "author", "language", "W-D-L", "points", "margin", "crash",
-                   "time-out", "invalid", "no start", "mu", "sigma", "ordinal", *(f"vs {r}" for r in references)):
-        table.add_column(column, justify="left" if column in ("bot", "folder", "author", "language") else "right")
+    columns = ["rank", "bot", *(["role"] if sided else []), *(["version"] if sheet.source == "league" else []),
+               "folder", "author", "language", "W-D-L", "points", "turns" if sided else "margin", "crash",
+               "time-out", "invalid", "no start", *(["disq."] if sided else []), "mu", "sigma", "ordinal",
+               *(f"vs {r}" for r in references)]
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("bot", "role", "folder", "author", "language")
+                         else "right")
     for row in sheet.rows:
         versus = {item.reference: item for item in row.against}
-        table.add_row(row.rank, row.name, row.folder, row.author, row.language,
+        measure = row.mean_turns if sided else row.margin
+        table.add_row(row.rank, row.name, *([row.role or ""] if sided else []),
+                      *([f"v{row.version} {row.status}"] if sheet.source == "league" else []),
+                      row.folder, row.author, row.language,
                       f"{row.wins}-{row.draws}-{row.losses}", f"{row.points:g}",
-                      "" if row.margin is None else f"{row.margin:.1f}", str(row.crashes), str(row.timeouts),
-                      str(row.invalid), str(row.failed_to_start + row.cannot_start), f"{row.mu:.2f}",
+                      "" if measure is None else f"{measure:.1f}", str(row.crashes), str(row.timeouts),
+                      str(row.invalid), str(row.failed_to_start + row.cannot_start),
+                      *([str(row.disqualified)] if sided else []), f"{row.mu:.2f}",
                       f"{row.sigma:.2f}", f"{row.ordinal:.2f}",
-                      *(_rate(versus.get(r)) for r in references))
+                      *(_versus(versus.get(r), sided) for r in references))
     Console(file=out, highlight=False, width=width).print(table)
 
 
-def _rate(item) -> str:
+def _versus(item, sided: bool) -> str:
     if item is None:  # the reference's own row
         return ""
     if item.rate is None:
         return "no games"
+    if sided:
+        return f"{item.rate:.0f} turns [{item.low:.0f}, {item.high:.0f}] n={item.games}"
     return f"{item.rate:.2f} [{item.low:.2f}, {item.high:.2f}] n={item.games}"

@@ -1,4 +1,5 @@
-"""Ranks that say what the games know: a Bradley-Terry fit, bootstrap rank ranges, Wilson intervals.
+"""Ranks that say what the games know: a Bradley-Terry fit, bootstrap rank ranges, Wilson intervals; and,
+for sided games scored by a number (Invaders' turns), rank ranges from a bootstrap of the opponents.
 
 Pure Python and deterministic (a seeded generator, pairs in sorted order): the same games always give the
 same ranges. The fit is order-independent, unlike the OpenSkill ratings the table is sorted by, which is
@@ -90,29 +91,70 @@ def tied_ranks(strength: Mapping[str, float]) -> dict[str, tuple[int, int]]:
     return places
 
 
+def _places(value: Mapping[str, float]) -> dict[str, tuple[int, int]]:
+    """`tied_ranks` for any real values, higher first (equal within 1e-9 share their places)."""
+    values = list(value.values())
+    return {bot: (sum(other > mine + 1e-9 for other in values) + 1, sum(other >= mine - 1e-9 for other in values))
+            for bot, mine in value.items()}
+
+
+def _interval(bests: Mapping[str, list[int]], worsts: Mapping[str, list[int]], confidence: float,
+              size: int) -> dict[str, tuple[int, int]]:
+    """Each bot's central `confidence` interval of its places over the resamples."""
+    tail = (1 - confidence) / 2
+    ranges = {}
+    for bot in bests:
+        best, worst = sorted(bests[bot]), sorted(worsts[bot])
+        low = best[math.floor(tail * (len(best) - 1))] if best else 1
+        high = worst[math.ceil((1 - tail) * (len(worst) - 1))] if worst else size
+        ranges[bot] = (low, high)
+    return ranges
+
+
 def rank_ranges(bots: Sequence[str], outcomes: Outcomes, *, confidence: float = 0.95, resamples: int = 1000,
-                seed: int = 0) -> dict[str, tuple[int, int]]:
+                seed: int = 0, among: Sequence[str] | None = None) -> dict[str, tuple[int, int]]:
     """Each bot's rank range at `confidence`: the games of every pair resampled with replacement (the
     schedule's design kept), Bradley-Terry refitted, and the bot's best and worst place taken at the
-    interval's ends. Bots whose order the games do not settle get overlapping ranges."""
+    interval's ends. Bots whose order the games do not settle get overlapping ranges. `among`: rank only
+    these bots (a league's current versions), the fit still taking every bot's games (its old versions
+    link the field)."""
+    ranked = list(among if among is not None else bots)
     full = bradley_terry(bots, outcomes)
     generator = random.Random(f"td-runner grades {seed}")
     pairs = sorted(outcomes)
-    bests: dict[str, list[int]] = {bot: [] for bot in bots}
-    worsts: dict[str, list[int]] = {bot: [] for bot in bots}
+    bests: dict[str, list[int]] = {bot: [] for bot in ranked}
+    worsts: dict[str, list[int]] = {bot: [] for bot in ranked}
     for _ in range(resamples):
         sample = {pair: [generator.choice(outcomes[pair]) for _ in outcomes[pair]] for pair in pairs}
-        for bot, (best, worst) in tied_ranks(bradley_terry(bots, sample, start=full)).items():
+        strength = bradley_terry(bots, sample, start=full)
+        for bot, (best, worst) in tied_ranks({bot: strength[bot] for bot in ranked}).items():
             bests[bot].append(best)
             worsts[bot].append(worst)
-    tail = (1 - confidence) / 2
-    ranges = {}
-    for bot in bots:
-        best, worst = sorted(bests[bot]), sorted(worsts[bot])
-        low = best[math.floor(tail * (len(best) - 1))] if best else 1
-        high = worst[math.ceil((1 - tail) * (len(worst) - 1))] if worst else len(bots)
-        ranges[bot] = (low, high)
-    return ranges
+    return _interval(bests, worsts, confidence, len(ranked))
+
+
+def score_rank_ranges(scores: Mapping[str, Mapping[str, float]], *, higher_is_better: bool,
+                      confidence: float = 0.95, resamples: int = 1000, seed: int = 0) -> dict[str, tuple[int, int]]:
+    """Rank ranges of bots scored by a number against a common field of opponents (Invaders: each
+    defender's mean turns against each invader). `scores`: bot -> opponent -> the bot's mean score against
+    it. The opponents are resampled with replacement, the same draw for every bot (so two bots with equal
+    results against each opponent stay equal), and each bot ranked by its mean over the opponents drawn
+    that it met (all of its own when it met none of them)."""
+    generator = random.Random(f"td-runner grades {seed}")
+    opponents = sorted({opponent for results in scores.values() for opponent in results})
+    sign = 1.0 if higher_is_better else -1.0
+    bests: dict[str, list[int]] = {bot: [] for bot in scores}
+    worsts: dict[str, list[int]] = {bot: [] for bot in scores}
+    for _ in range(resamples):
+        drawn = [generator.choice(opponents) for _ in opponents]
+        means = {}
+        for bot, results in scores.items():
+            met = [results[opponent] for opponent in drawn if opponent in results] or list(results.values())
+            means[bot] = sign * sum(met) / len(met) if met else 0.0
+        for bot, (best, worst) in _places(means).items():
+            bests[bot].append(best)
+            worsts[bot].append(worst)
+    return _interval(bests, worsts, confidence, len(scores))
 
 
 def wilson(successes: float, trials: int, confidence: float = 0.95) -> tuple[float, float]:

@@ -124,7 +124,7 @@ def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[
             row.unfinished += record.unfinished is not None
         if record.unfinished is not None:
             continue
-        places = _places(record)
+        places = verdicts(record)
         turns = sided_scores(record, sides, turn_cap) if sides else {}
         for seat in record.seats:
             row = row_of(seat.bot, seat.hash, roles[seat.seat])
@@ -133,7 +133,7 @@ def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[
             row.wins += verdict == "win"
             row.draws += verdict == "draw"
             row.losses += verdict == "loss"
-            row.points += _points(record, seat.seat)
+            row.points += points_share(record, seat.seat)
             if sides:
                 row.turns.append(turns[seat.seat])
             for other in record.seats:
@@ -178,20 +178,20 @@ def compute_standings(game: str, records: Sequence[GameRecord], *, sides: tuple[
                      {key: tuple(points) for key, points in history.items()})
 
 
-def _places(record: GameRecord) -> dict[str, str]:
+def verdicts(record: GameRecord) -> dict[str, str]:
     """win / draw / loss per seat: a win is the top alone; sharing the top, or a drawn match, is a draw."""
-    verdicts = {}
+    verdict = {}
     for seat in record.seats:
         if record.draw:
-            verdicts[seat.seat] = "draw"
+            verdict[seat.seat] = "draw"
         elif seat.seat in record.ranking[0]:
-            verdicts[seat.seat] = "win" if len(record.ranking[0]) == 1 else "draw"
+            verdict[seat.seat] = "win" if len(record.ranking[0]) == 1 else "draw"
         else:
-            verdicts[seat.seat] = "loss"
-    return verdicts
+            verdict[seat.seat] = "loss"
+    return verdict
 
 
-def _points(record: GameRecord, seat: str) -> float:
+def points_share(record: GameRecord, seat: str) -> float:
     """The share of the other seats this seat beat (a tie counts half): 1, 0.5, 0 in a two-seat match."""
     others = len(record.seats) - 1
     if record.draw or others == 0:

@@ -127,7 +127,7 @@ def test_the_sheet_as_a_file_and_bad_input(class_tournament, tmp_path: Path) -> 
     code, printed, _ = run_cli("grades", str(out), "--csv", str(target))
     assert code == 0 and "wrote 4 grades" in printed and target.read_text().startswith("rank,rank_best")
     for arguments, message in [((str(tmp_path / "none"),), "does not exist"),
-                               ((str(tmp_path),), "tournament.json: no such file"),
+                               ((str(tmp_path),), "is neither a tournament folder (tournament.json) nor a league folder"),
                                ((str(out), "--against", str(tmp_path / "zoe")), "not a bot of the tournament"),
                                ((str(out), "--confidence", "1.5"), "--confidence must be between 0 and 1")]:
         code, _, stderr = run_cli("grades", *arguments)
