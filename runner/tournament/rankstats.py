@@ -113,19 +113,34 @@ def _interval(bests: Mapping[str, list[int]], worsts: Mapping[str, list[int]], c
 
 def rank_ranges(bots: Sequence[str], outcomes: Outcomes, *, confidence: float = 0.95, resamples: int = 1000,
                 seed: int = 0, among: Sequence[str] | None = None) -> dict[str, tuple[int, int]]:
-    """Each bot's rank range at `confidence`: the games of every pair resampled with replacement (the
-    schedule's design kept), Bradley-Terry refitted, and the bot's best and worst place taken at the
-    interval's ends. Bots whose order the games do not settle get overlapping ranges. `among`: rank only
-    these bots (a league's current versions), the fit still taking every bot's games (its old versions
-    link the field)."""
+    """Each bot's rank range at `confidence`: a parametric bootstrap. Every pair's games are played again
+    from the fitted strengths (as many games, the pair's share of draws kept, the rest won with the
+    probability the fit gives), Bradley-Terry refitted, and the bot's best and worst place taken at the
+    interval's ends. Bots whose order the games do not settle get overlapping ranges.
+
+    Why not resample the games themselves: a pair whose games all went one way (a deterministic game
+    played twice) would never vary, so two identical bots that met a third bot a different number of
+    times (a league's matchmaking) would keep the order that difference gives them in every resample.
+
+    `among`: rank only these bots (a league's current versions), the fit still taking every bot's games
+    (its old versions link the field)."""
     ranked = list(among if among is not None else bots)
     full = bradley_terry(bots, outcomes)
     generator = random.Random(f"td-runner grades {seed}")
-    pairs = sorted(outcomes)
+    model = []
+    for pair in sorted(outcomes):
+        results = outcomes[pair]
+        if not results:
+            continue
+        draws = sum(result == 0.5 for result in results) / len(results)
+        expected = full[pair[0]] / (full[pair[0]] + full[pair[1]])  # a's expected score
+        win = min(1.0, max(0.0, (expected - draws / 2) / (1 - draws))) if draws < 1 else 0.0
+        model.append((pair, len(results), draws, win))
     bests: dict[str, list[int]] = {bot: [] for bot in ranked}
     worsts: dict[str, list[int]] = {bot: [] for bot in ranked}
     for _ in range(resamples):
-        sample = {pair: [generator.choice(outcomes[pair]) for _ in outcomes[pair]] for pair in pairs}
+        sample = {pair: [0.5 if generator.random() < draws else float(generator.random() < win)
+                         for _ in range(count)] for pair, count, draws, win in model}
         strength = bradley_terry(bots, sample, start=full)
         for bot, (best, worst) in tied_ranks({bot: strength[bot] for bot in ranked}).items():
             bests[bot].append(best)
