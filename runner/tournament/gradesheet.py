@@ -3,7 +3,8 @@ league player with `--all-versions`), the same columns whatever the sheet was re
 
 A few columns only mean something in some sheets and are left out of the others rather than left blank:
 `role`, `mean_turns` and `disqualified` in sided games (Invaders: what the spec scores, and the game that
-disqualifies), `version` and `status` in a league.
+disqualifies), `version` and `status` in a league; and `margin` is left out of sided sheets (both seats
+of a match score the same turns there).
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ class Grade:
         for key in OPTIONAL_COLUMNS:
             if key not in extras:
                 del data[key]
+        if "mean_turns" in extras:
+            del data["margin"]
         data["against"] = [attrs.asdict(item) for item in self.against]
         for key in ("points", "mu", "sigma", "ordinal", "margin", "mean_turns"):
             if data.get(key) is not None:

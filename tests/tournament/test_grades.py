@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from runner.tournament.rankstats import bradley_terry, rank_ranges, tied_ranks, wilson
+from runner.tournament.rankstats import bradley_terry, rank_ranges, score_rank_ranges, tied_ranks, wilson
 
-from tournament_helpers import games, run_cli, write_sh_bot
+from tournament_helpers import copy_starter, games, run_cli, write_sh_bot
 
 TD = ("--max-rounds", "5", "--games-per-pair", "2", "--workers", "2", "--quiet")
 
@@ -160,3 +160,68 @@ def test_tournament_page_shows_the_sort_key_and_tied_ranks(class_tournament, tmp
     for name, rank in ranks.items():  # the page's rank is the sheet's: the copies share 2-3
         assert f'<td class=n>{rank}</td><td><a href="players/{name}.html">{name}</a>' in page, name
     assert page.count("<td class=n>2-3</td>") == 2
+
+
+def null_invaders_bot(folder: Path, nick: str, author: str) -> str:
+    """An Invaders bot in sh that answers null every turn: a defender that builds nothing, an invader
+    that never spawns."""
+    folder.mkdir()
+    (folder / "bot.json").write_text(json.dumps({"author": author, "email": "n@example.invalid", "nickName": nick,
+                                                 "botLocation": "/", "botFileName": "bot.sh", "botLanguage": "custom",
+                                                 "command": ["sh", "bot.sh"], "persistent": True}))
+    (folder / "bot.sh").write_text("while read line; do echo null; done\n")
+    return str(folder)
+
+
+def test_invaders_graded_within_each_role(tmp_path: Path) -> None:
+    """Invaders: one sheet with a role column, each role ranked apart by the spec's score (defenders by
+    turns lasted, invaders by turns against them); --against a reference gives the other role's turns."""
+    defenders = [copy_starter("starter-bots/invaders/python3", tmp_path / "sd", "StarterD", "Sam"),
+                 null_invaders_bot(tmp_path / "nd", "NullD", "Nina")]
+    invaders = [copy_starter("starter-bots/invaders/python3", tmp_path / "si", "StarterI", "Sid"),
+                null_invaders_bot(tmp_path / "ni", "NullI", "Ned")]
+    out = tmp_path / "t"
+    code, _, stderr = run_cli("tournament", "--game", "invaders", *(a for d in defenders for a in ("--defender", d)),
+                              *(a for i in invaders for a in ("--invader", i)), "--max-turns", "2500",
+                              "--workers", "2", "--output", str(out), "--quiet")
+    assert code == 0, stderr
+    rows = sheet(out, "--against", invaders[0])
+    lines = games(out)
+    assert len(lines) == 4
+    # the null defender loses to the starter invader before the cap; every other match reaches it
+    assert [(row["role"], row["name"]) for row in rows] == [("defender", "StarterD"), ("defender", "NullD"),
+                                                            ("invader", "StarterI"), ("invader", "NullI")]
+    for row in rows:
+        turns = [line["details"]["score"] for line in lines
+                 if any(seat["bot"] == row["name"] and seat["seat"] == row["role"] for seat in line["seats"])]
+        assert float(row["mean_turns"]) == pytest.approx(sum(turns) / len(turns), abs=1e-4)
+        assert int(row["games"]) == len(turns) == 2 and int(row["disqualified"]) == 0
+        assert 1 <= int(row["rank_best"]) <= int(row["rank_worst"]) <= 2  # ranked within its role
+        if row["role"] == "defender":  # against the reference invader
+            met = [line["details"]["score"] for line in lines
+                   if [seat["bot"] for seat in line["seats"]] == [row["name"], "StarterI"]]
+            assert int(row["vs StarterI games"]) == 1
+            assert float(row["vs StarterI turns"]) == pytest.approx(sum(met) / len(met))
+            assert (float(row["vs StarterI low"]), float(row["vs StarterI high"])) == (min(met), max(met))
+        else:  # the reference's own row, and an invader that never meets it
+            assert row["vs StarterI turns"] == "" and row["vs StarterI games"] in ("", "0")
+    by_name = {row["name"]: row for row in rows}
+    assert float(by_name["StarterD"]["mean_turns"]) > float(by_name["NullD"]["mean_turns"])
+    assert float(by_name["StarterI"]["mean_turns"]) < float(by_name["NullI"]["mean_turns"])
+    assert "margin" not in rows[0]  # both seats score the same turns: no margin
+    code, printed, _ = run_cli("grades", str(out))
+    assert code == 0 and "mean turns lasted" in printed
+
+
+def test_score_rank_ranges() -> None:
+    """Sided games' ranks: a bootstrap of the opponents, the same draw for every bot."""
+    opponents = [f"o{n}" for n in range(8)]
+    scores = {"same1": {o: 100.0 + n for n, o in enumerate(opponents)},
+              "same2": {o: 100.0 + n for n, o in enumerate(opponents)},
+              "weak": {o: 50.0 for o in opponents}}
+    assert score_rank_ranges(scores, higher_is_better=True, resamples=200) == \
+        {"same1": (1, 2), "same2": (1, 2), "weak": (3, 3)}
+    assert score_rank_ranges(scores, higher_is_better=False, resamples=200)["weak"] == (1, 1)
+    # better against one opponent only, level with the rest: the draw may leave that opponent out
+    close = {"a": {o: 10.0 for o in opponents}, "b": {**{o: 10.0 for o in opponents}, "o0": 20.0}}
+    assert score_rank_ranges(close, higher_is_better=True, resamples=400) == {"a": (1, 2), "b": (1, 2)}
