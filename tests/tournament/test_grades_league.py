@@ -159,3 +159,30 @@ def test_league_errors(league, tmp_path: Path, monkeypatch) -> None:
         writer.close()
     code, _, stderr = run_cli("grades", str(out), "--all-versions", "--confidence", "2")
     assert code == 2 and "--confidence must be between 0 and 1" in stderr
+
+
+def test_league_standings_page_shows_the_sort_key_and_tied_ranks(league, tmp_path: Path) -> None:
+    out, _ = league
+    code, _, stderr = run_cli("league", "export", str(out), str(tmp_path / "site"))
+    assert code == 0, stderr
+    page = (tmp_path / "site" / "index.html").read_text()
+    head = page[page.index("<thead>"):page.index("</thead>")]
+    assert "<th class=n>ordinal</th>" in head
+    rank = {name: page.split(f'players/{name}.html">{name}</a>')[0].rsplit("<td class=n>", 1)[1].split("<")[0]
+            for name in ("alice", "bob", "carol", "dave")}
+    assert rank["bob"] == rank["carol"] and "-" in rank["bob"]  # the copies: tied
+    assert rank["alice"].startswith("1") and rank["dave"].endswith("4")
+
+
+def test_rating_ranks() -> None:
+    from runner.league.standings import StandingRow
+    from runner.league.web.pages import rating_ranks
+
+    def row(version: int, mu: float, sigma: float) -> StandingRow:
+        return StandingRow(name=f"p{version}", player_id=version, version=1, version_id=version, hash="h", role="",
+                           mu=mu, sigma=sigma, games=10, wins=0, draws=0, losses=0, faults=0, status="active",
+                           reason=None, retired=False)
+
+    # 40 apart with sigma 2 each: surely apart; 1 apart: tied
+    assert rating_ranks([row(1, 60, 2), row(2, 21, 2), row(3, 20, 2), row(4, -20, 2)]) == \
+        {1: "1", 2: "2-3", 3: "2-3", 4: "4"}

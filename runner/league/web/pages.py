@@ -174,24 +174,40 @@ def standings_page(info: Info, rows: Sequence[StandingRow], *, live: bool,
         return _tournament_standings(info, rows, ranks, live=live)
     root = ""
     roles = list(dict.fromkeys(row.role for row in rows))
-    parts = [f"<h1>Standings</h1><p class=muted>{e(info.game)}: sorted by mu - 3 sigma; a version that is not "
-             "scheduled says why.</p>"]
+    parts = [f"<h1>Standings</h1><p class=muted>{e(info.game)}: sorted by the ordinal, mu - 3 sigma; a version "
+             "that is not scheduled says why. Players whose ratings the games cannot tell apart yet (mu apart by "
+             "less than 1.96 times their combined sigma) share a rank range; <code>td-runner grades</code> "
+             "ranks from the games themselves.</p>"]
     if not rows:
         parts.append("<p>No players yet.</p>")
     for role in roles:
         if role:
             parts.append(f"<h2>{e(role)}</h2>")
-        table, rank = [], 0
-        for row in (row for row in rows if row.role == role):
-            ranked = row.status in ("active", "")  # '': a tournament's entrant
-            rank += ranked
-            table.append((str(rank) if ranked else "–",
-                          f'<a href="{e(player_href(root, row.name))}">{e(row.name)}</a>', e(_version(row.version)),
-                          f"{row.mu:.2f}", f"{row.sigma:.2f}", str(row.games), str(row.wins), str(row.draws),
-                          str(row.losses), str(row.faults), _status(row.status, row.reason)))
-        parts.append(_table(("#", "player", "version", "mu", "sigma", "games", "W", "D", "L", "faults", "status"),
-                            table, numeric=(0, 3, 4, 5, 6, 7, 8, 9)))
+        mine = [row for row in rows if row.role == role]
+        ranks = rating_ranks([row for row in mine if row.status in ("active", "")])  # '': a tournament's entrant
+        table = [(ranks.get(row.version_id, "–"),
+                  f'<a href="{e(player_href(root, row.name))}">{e(row.name)}</a>', e(_version(row.version)),
+                  f"{row.ordinal:.2f}", f"{row.mu:.2f}", f"{row.sigma:.2f}", str(row.games), str(row.wins),
+                  str(row.draws), str(row.losses), str(row.faults), _status(row.status, row.reason))
+                 for row in mine]
+        parts.append(_table(("#", "player", "version", "ordinal", "mu", "sigma", "games", "W", "D", "L", "faults",
+                             "status"), table, numeric=(0, 3, 4, 5, 6, 7, 8, 9, 10)))
     return layout(info, "Standings", "".join(parts), root=root, live=live)
+
+
+def rating_ranks(rows: Sequence[StandingRow], z: float = 1.96) -> dict[int, str]:
+    """version id -> its rank range among `rows` from the ratings alone (cheap enough for every render): a
+    row is surely above another when its mu exceeds the other's by more than z times their combined sigma;
+    its best place is 1 + the rows surely above it, its worst the rows not surely below it."""
+    def above(a: StandingRow, b: StandingRow) -> bool:
+        return a.mu - b.mu > z * (a.sigma ** 2 + b.sigma ** 2) ** 0.5
+
+    ranks = {}
+    for row in rows:
+        best = 1 + sum(above(other, row) for other in rows if other is not row)
+        worst = len(rows) - sum(above(row, other) for other in rows if other is not row)
+        ranks[row.version_id] = str(best) if best == worst else f"{best}-{worst}"
+    return ranks
 
 
 def _tournament_standings(info: Info, rows: Sequence[StandingRow], ranks: Mapping[tuple[str, str], str], *,
