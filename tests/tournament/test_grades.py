@@ -211,6 +211,16 @@ def test_invaders_graded_within_each_role(tmp_path: Path) -> None:
     assert "margin" not in rows[0]  # both seats score the same turns: no margin
     code, printed, _ = run_cli("grades", str(out))
     assert code == 0 and "mean turns lasted" in printed
+    # the tournament's pages: each role's table ranked as the sheet ranks it, the order said
+    code, _, stderr = run_cli("standings", str(out), "--html", str(tmp_path / "site"))
+    assert code == 0, stderr
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert "defenders by mean turns lasted" in page
+    for role in ("defender", "invader"):
+        table = page.split(f"<h2>{role}</h2>")[1].split("</table>")[0]
+        for row in rows:
+            if row["role"] == role:
+                assert f'<td class=n>{row["rank"]}</td><td><a href="players/{row["name"]}.html">' in table
 
 
 def test_score_rank_ranges() -> None:

@@ -212,9 +212,11 @@ def rating_ranks(rows: Sequence[StandingRow], z: float = 1.96) -> dict[int, str]
 
 def _tournament_standings(info: Info, rows: Sequence[StandingRow], ranks: Mapping[tuple[str, str], str], *,
                           live: bool) -> str:
-    parts = [f"<h1>Standings</h1><p class=muted>{e(info.game)}: sorted by the ordinal, mu - 3 sigma. Entrants "
-             "the games cannot tell apart share a rank range (a bootstrap of the games at 95 %, as "
-             "<code>td-runner grades</code> computes it).</p>"]
+    sided = any(row.role for row in rows)
+    order = ("each role apart: defenders by mean turns lasted (more is better), invaders by mean turns against "
+             "them (fewer is better), then the ordinal, mu - 3 sigma" if sided else "sorted by the ordinal, mu - 3 sigma")
+    parts = [f"<h1>Standings</h1><p class=muted>{e(info.game)}: {order}. Entrants the games cannot tell apart "
+             "share a rank range (a bootstrap at 95 %, as <code>td-runner grades</code> computes it).</p>"]
     if not rows:
         parts.append("<p>No entrants yet.</p>")
     for role in dict.fromkeys(row.role for row in rows):

@@ -12,10 +12,10 @@ from typing import Any
 from runner.league.web.league_data import FAULTS_SHOWN, fault_rows, inside
 from runner.league.standings import StandingRow
 from runner.league.web.model import ChartPoint, Crosstable, Event, Fault, Info, MatchRow, PlayerPage, Seat, Version
-from runner.tournament.grades import bot_json, pairwise, text_field
+from runner.tournament.grades import bot_json, build_sheet, pairwise, text_field, tournament_field
 from runner.tournament.rankstats import rank_ranges
 from runner.tournament.records import GameRecord, read_counted
-from runner.tournament.run import BOTS
+from runner.tournament.run import BOTS, SETTINGS_FILE
 from runner.tournament.schedule import SIDED_GAMES
 from runner.tournament.standings import Standings
 
@@ -55,8 +55,12 @@ class TournamentSource:
 
     def ranks(self) -> dict[tuple[str, str], str]:
         """(hash, role) -> its rank on the standings page: the range of places the games allow (bootstrap
-        rank ranges, as `td-runner grades`); in a sided game, each role's plain order."""
+        rank ranges, as `td-runner grades`; in a sided game within each role); each role's plain order for
+        a folder read from its standings.json alone."""
         rows = self.data.get("rows", [])
+        if self.sided and self.records and (self.folder / SETTINGS_FILE).is_file():
+            sheet = build_sheet(tournament_field(self.folder))
+            return {(row.hash, row.role or ""): row.rank for row in sheet.rows}
         if self.sided or not self.records:
             places: dict[str, int] = {}
             ranks = {}
