@@ -118,7 +118,7 @@ def _records(db: sqlite3.Connection, sides: tuple[str, str] | None) -> list[Game
         places: dict[int, list[str]] = {}
         for seat in mine:
             if seat["place"] is not None:
-                places.setdefault(seat["place"], []).append(seat["seat"])
+                places.setdefault(seat["place"], []).append(_seat(seat))
         ranking = tuple(tuple(places[place]) for place in sorted(places))
         details = json.loads(match["details"] or "{}")
         scores = [seat["score"] for seat in mine if seat["score"] is not None]
@@ -126,13 +126,19 @@ def _records(db: sqlite3.Connection, sides: tuple[str, str] | None) -> list[Game
             details = {**details, "score": int(scores[0])}
         records.append(GameRecord(
             match=str(match["id"]), index=match["id"], round=0, seed=match["seed"],
-            seats=tuple(SeatResult(seat["seat"], names.get(seat["version_id"], "?"), str(seat["version_id"]),
+            seats=tuple(SeatResult(_seat(seat), names.get(seat["version_id"], "?"), str(seat["version_id"]),
                                    bool(seat["started"]), seat["timeouts"], seat["crashes"], seat["failed_to_start"],
                                    seat["invalid"], bool(seat["disqualified"]), json.loads(seat["numbers"] or "{}"))
                         for seat in mine),
             ranking=ranking, game_ranking=ranking, draw=bool(match["draw"]), end_reason=match["end_reason"],
             rounds=match["rounds"], details=details, forfeit=match["forfeit"], unfinished=match["unfinished"]))
     return records
+
+
+def _seat(seat: sqlite3.Row) -> str:
+    """A seat's name in the GameRecord: its role in sided games (the grades tell roles by seat name), else
+    the seat's own name."""
+    return seat["role"] or seat["seat"]
 
 
 def _reference(db: sqlite3.Connection, folder: Path, players: Sequence[sqlite3.Row], bot: str) -> Reference:

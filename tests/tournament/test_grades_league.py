@@ -186,3 +186,63 @@ def test_rating_ranks() -> None:
     # 40 apart with sigma 2 each: surely apart; 1 apart: tied
     assert rating_ranks([row(1, 60, 2), row(2, 21, 2), row(3, 20, 2), row(4, -20, 2)]) == \
         {1: "1", 2: "2-3", 3: "2-3", 4: "4"}
+
+
+def invaders_league(folder: Path, defence: dict[str, int], attack: dict[str, int]) -> Path:
+    """An Invaders league database written row by row (no logs): each player a version with a defender and
+    an invader rating; every player's defender meets every other player's invader once, lasting
+    1000 + defence - attack turns."""
+    db = connect(folder, create=True)
+    db.execute("INSERT INTO meta VALUES ('settings', ?)", (json.dumps({"game": "invaders"}),))
+    db.execute("BEGIN")
+    version = {}
+    for number, name in enumerate(defence, 1):
+        player = db.execute("INSERT INTO players (name, created) VALUES (?, 0)", (name,)).lastrowid
+        version[name] = db.execute("INSERT INTO versions (player_id, number, hash, created, status) VALUES "
+                                   "(?, 1, ?, 0, 'active')", (player, f"{number:016x}")).lastrowid
+        for role, mu in (("defender", 20 + defence[name]), ("invader", 30 - attack[name])):
+            db.execute("INSERT INTO ratings VALUES (?, ?, 25, 8.33, ?, 3, 3)", (version[name], role, mu))
+    match = 0
+    for defender in defence:
+        for invader in attack:
+            if defender == invader:
+                continue
+            match += 1
+            turns = 1000 + defence[defender] - attack[invader]
+            db.execute("INSERT INTO matches (id, task, seed, finished, end_reason, rounds, draw, wall_seconds, "
+                       "cpu_seconds, details) VALUES (?, ?, 0, 0, 'life', ?, 0, 1, 0, ?)",
+                       (match, match, turns, json.dumps({"score": turns})))
+            for position, (name, role, place) in enumerate(((defender, "defender", 2), (invader, "invader", 1))):
+                db.execute("INSERT INTO seats (match_id, position, seat, version_id, role, place, result, started, "
+                           "timeouts, crashes, failed_to_start, invalid, disqualified, score) VALUES "
+                           "(?, ?, ?, ?, ?, ?, ?, 1, 0, 0, 0, 0, 0, ?)",
+                           (match, position, role, version[name], role, place, "win" if place == 1 else "loss", turns))
+    db.execute("COMMIT")
+    db.close()
+    return folder
+
+
+def test_invaders_league_graded_within_each_role(tmp_path: Path) -> None:
+    # ann and ben play alike; cat defends best; dan attacks worst
+    defence = {"ann": 50, "ben": 50, "cat": 400, "dan": 0}
+    attack = {"ann": 300, "ben": 300, "cat": 200, "dan": -200}
+    out = invaders_league(tmp_path / "L", defence, attack)
+    rows = sheet(out, "--against", "cat")
+    assert [(row["role"], row["name"]) for row in rows][:1] == [("defender", "cat")]
+    for row in rows:
+        mine = defence if row["role"] == "defender" else attack
+        others = [name for name in defence if name != row["name"]]
+        turns = [1000 + mine[row["name"]] - attack[other] if row["role"] == "defender"
+                 else 1000 + defence[other] - attack[row["name"]] for other in others]
+        assert float(row["mean_turns"]) == pytest.approx(sum(turns) / len(turns), abs=1e-4)
+        assert int(row["games"]) == 3 and row["version"] == "1"
+        if row["name"] != "cat":  # the reference's other role: one game each
+            cat_turns = (1000 + defence[row["name"]] - attack["cat"] if row["role"] == "defender"
+                         else 1000 + defence["cat"] - attack[row["name"]])
+            assert (row["vs cat games"], float(row["vs cat turns"])) == ("1", cat_turns)
+    ranks = {(row["role"], row["name"]): row["rank"] for row in rows}
+    assert ranks[("defender", "cat")] == "1" and ranks[("defender", "dan")] == "4"
+    assert ranks[("defender", "ann")] == ranks[("defender", "ben")] == "2-3"
+    assert ranks[("invader", "dan")] == "4"  # the most turns against it, alone last among invaders
+    assert ranks[("invader", "ann")] == ranks[("invader", "ben")] and "-" in ranks[("invader", "ann")]
+    assert [row["role"] for row in rows] == ["defender"] * 4 + ["invader"] * 4
