@@ -34,6 +34,7 @@ class StandingRow:
     status: str  # 'active', or why the version is not scheduled: 'invalid', 'build failed', 'retired', ...
     reason: str | None
     retired: bool
+    mean_turns: float | None = None  # a sided tournament's score (Invaders: what its tables sort by); leagues: None
 
     @property
     def ordinal(self) -> float:

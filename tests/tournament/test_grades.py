@@ -221,7 +221,8 @@ def test_invaders_graded_within_each_role(tmp_path: Path) -> None:
         table = page.split(f"<h2>{role}</h2>")[1].split("</table>")[0]
         for row in rows:
             if row["role"] == role:
-                assert f'<td class=n>{row["rank"]}</td><td><a href="players/{row["name"]}.html">' in table
+                assert f'<td class=n>{row["rank"]}</td><td><a href="players/{row["name"]}.html">{row["name"]}</a>' \
+                    f'</td><td class=n>{float(row["mean_turns"]):.2f}</td>' in table  # the sort key shown
 
 
 def test_score_rank_ranges() -> None:

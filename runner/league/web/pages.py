@@ -223,11 +223,12 @@ def _tournament_standings(info: Info, rows: Sequence[StandingRow], ranks: Mappin
         if role:
             parts.append(f"<h2>{e(role)}</h2>")
         table = [(e(ranks.get((row.hash, row.role), "")),
-                  f'<a href="{e(player_href("", row.name))}">{e(row.name)}</a>', f"{row.ordinal:.2f}",
+                  f'<a href="{e(player_href("", row.name))}">{e(row.name)}</a>',
+                  "" if row.mean_turns is None else f"{row.mean_turns:.2f}", f"{row.ordinal:.2f}",
                   f"{row.mu:.2f}", f"{row.sigma:.2f}", str(row.games), str(row.wins), str(row.draws),
                   str(row.losses), str(row.faults)) for row in rows if row.role == role]
-        parts.append(_table(("#", "player", "ordinal", "mu", "sigma", "games", "W", "D", "L", "faults"), table,
-                            numeric=(0, 2, 3, 4, 5, 6, 7, 8, 9)))
+        parts.append(_table(("#", "player", "mean turns", "ordinal", "mu", "sigma", "games", "W", "D", "L", "faults"),
+                            table, numeric=(0, 2, 3, 4, 5, 6, 7, 8, 9, 10), drop_empty=True))
     return layout(info, "Standings", "".join(parts), root="", live=live)
 
 

@@ -50,7 +50,7 @@ class TournamentSource:
         return [StandingRow(name=row["name"], player_id=0, version=None, version_id=0, hash=row["hash"],
                             role=row.get("role") or "", mu=row["mu"], sigma=row["sigma"], games=row["games"],
                             wins=row["wins"], draws=row["draws"], losses=row["losses"], faults=_faults(row),
-                            status="", reason=None, retired=False)
+                            status="", reason=None, retired=False, mean_turns=row.get("mean_turns"))
                 for row in self.data.get("rows", [])]
 
     def ranks(self) -> dict[tuple[str, str], str]:
