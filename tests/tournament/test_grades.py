@@ -130,7 +130,8 @@ def test_the_sheet_as_a_file_and_bad_input(class_tournament, tmp_path: Path) -> 
     for arguments, message in [((str(tmp_path / "none"),), "does not exist"),
                                ((str(tmp_path),), "is neither a tournament folder (tournament.json) nor a league folder"),
                                ((str(out), "--against", str(tmp_path / "zoe")), "not a bot of the tournament"),
-                               ((str(out), "--confidence", "1.5"), "--confidence must be between 0 and 1")]:
+                               ((str(out), "--confidence", "1.5"), "--confidence must be between 0 and 1"),
+                               ((str(out), "--all-versions"), "--all-versions is for a league")]:
         code, _, stderr = run_cli("grades", *arguments)
         assert code == 2 and message in stderr and len(stderr.strip().splitlines()) == 1, stderr
 

@@ -227,7 +227,18 @@ def test_invaders_league_graded_within_each_role(tmp_path: Path) -> None:
     defence = {"ann": 50, "ben": 50, "cat": 400, "dan": 0}
     attack = {"ann": 300, "ben": 300, "cat": 200, "dan": -200}
     out = invaders_league(tmp_path / "L", defence, attack)
+    db = connect(out)  # eve's first version has not played yet: on the sheet, unranked
+    eve = db.execute("INSERT INTO players (name, created) VALUES ('eve', 0)").lastrowid
+    version = db.execute("INSERT INTO versions (player_id, number, hash, created, status) VALUES (?, 1, 'e', 0, "
+                         "'active')", (eve,)).lastrowid
+    db.executemany("INSERT INTO ratings VALUES (?, ?, 25, 8.33, 25, 8.33, 0)", [(version, "defender"),
+                                                                                (version, "invader")])
+    db.close()
     rows = sheet(out, "--against", "cat")
+    unranked = [row for row in rows if row["name"] == "eve"]
+    assert [(row["rank"], row["rank_best"], row["games"]) for row in unranked] == [("unranked", "", "0")] * 2
+    assert rows.index(unranked[0]) == 4 and rows[-1] is unranked[1]  # last in each role
+    rows = [row for row in rows if row["name"] != "eve"]
     assert [(row["role"], row["name"]) for row in rows][:1] == [("defender", "cat")]
     for row in rows:
         mine = defence if row["role"] == "defender" else attack
