@@ -153,44 +153,28 @@ def rank_ranges(bots: Sequence[str], outcomes: Outcomes, *, confidence: float = 
 
 def score_rank_ranges(scores: Mapping[str, Mapping[str, float]], *, higher_is_better: bool,
                       confidence: float = 0.95, resamples: int = 1000, seed: int = 0) -> dict[str, tuple[int, int]]:
-    """Rank ranges of bots scored by a number against a common field of opponents (Invaders: each
-    defender's mean turns against each invader). `scores`: bot -> opponent -> the bot's mean score against
-    it. The opponents are resampled with replacement, the same draw for every bot (so two bots with equal
-    results against each opponent stay equal), and each bot ranked by its mean over the opponents drawn.
-    A pair that never met (a bot and its own author's, or a league's matchmaking) counts at the score an
-    additive fit predicts (`complete`): a mean over only the opponents a bot met would favour the bot that
-    happened to miss the hard ones."""
-    full = complete(scores)
+    """Rank ranges of bots scored by their mean against a field of opponents (Invaders, spec 18: each
+    defender's mean turns over the invaders it met). `scores`: bot -> opponent -> the bot's mean score
+    against it. The opponents are resampled with replacement, the same draw for every bot (two bots with
+    equal results against each opponent stay equal), and each bot ranked by its mean over the drawn
+    opponents it met (all of its own when it met none of them): the spread of the spec's own score had the
+    field of opponents been another. A bot never meets its own author's bot, so the means are over
+    different opponents; that is the spec's score, and the ranges show how much it hangs on the field."""
     generator = random.Random(f"td-runner grades {seed}")
-    opponents = sorted({opponent for results in full.values() for opponent in results})
+    opponents = sorted({opponent for results in scores.values() for opponent in results})
     sign = 1.0 if higher_is_better else -1.0
     bests: dict[str, list[int]] = {bot: [] for bot in scores}
     worsts: dict[str, list[int]] = {bot: [] for bot in scores}
     for _ in range(resamples):
         drawn = [generator.choice(opponents) for _ in opponents]
-        means = {bot: sign * sum(results[opponent] for opponent in drawn) / len(drawn)
-                 for bot, results in full.items()}
+        means = {}
+        for bot, results in scores.items():
+            met = [results[opponent] for opponent in drawn if opponent in results] or list(results.values())
+            means[bot] = sign * sum(met) / len(met) if met else 0.0
         for bot, (best, worst) in _places(means).items():
             bests[bot].append(best)
             worsts[bot].append(worst)
     return _interval(bests, worsts, confidence, len(scores))
-
-
-def complete(scores: Mapping[str, Mapping[str, float]], iterations: int = 100) -> dict[str, dict[str, float]]:
-    """Every bot's score against every opponent: the ones played as they are, the missing ones from the
-    least-squares fit of score = bot effect + opponent effect to the ones played (alternating means)."""
-    opponents = sorted({opponent for results in scores.values() for opponent in results})
-    bot_effect = {bot: 0.0 for bot in scores}
-    opponent_effect = {opponent: 0.0 for opponent in opponents}
-    for _ in range(iterations):
-        for bot, results in scores.items():
-            if results:
-                bot_effect[bot] = sum(value - opponent_effect[o] for o, value in results.items()) / len(results)
-        for opponent in opponents:
-            met = [(bot, results[opponent]) for bot, results in scores.items() if opponent in results]
-            opponent_effect[opponent] = sum(value - bot_effect[bot] for bot, value in met) / len(met)
-    return {bot: {opponent: results.get(opponent, bot_effect[bot] + opponent_effect[opponent])
-                  for opponent in opponents} for bot, results in scores.items()}
 
 
 def wilson(successes: float, trials: int, confidence: float = 0.95) -> tuple[float, float]:
