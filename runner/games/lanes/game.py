@@ -95,7 +95,10 @@ class LanesGame(GameDefaults):
         check = logs.validate(path)
         if check is None:
             return FileReport(path, kind, unreadable="not a lanes state.json, commands.txt or config")
-        problems = () if check.same else tuple(line.strip() for line in check.lines)
+        # a failed check's first line is its heading ("4 problems", "rejected, against state.json"): the problems
+        # are the lines under it, so `validate` counts 4 for 4 (it counted the heading as a fifth)
+        lines = check.lines[1:] or check.lines
+        problems = () if check.same else tuple(line.strip() for line in lines)
         return FileReport(path, kind or "lanes", problems)
 
     def replay(self, path: Path) -> logs.LogReplay:
