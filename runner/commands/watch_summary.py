@@ -25,6 +25,24 @@ def ordinal(place: int | None, tied: bool = False) -> str:
     return f"{'=' if tied else ''}{place}{suffix}"
 
 
+def plural(count: int, word: str) -> str:
+    """1 match, 2 matches, 1 seed, 0 seeds."""
+    ending = "es" if word.endswith(("s", "sh", "ch", "x")) else "s"
+    return f"{count} {word}{'' if count == 1 else ending}"
+
+
+def render_build(number: int, why: str, result: Any) -> list[str]:
+    """The build's line before a run's matches; a failed build is the run's whole result: its problem and the
+    last lines of its output (runner/bots/build.py's BuildResult)."""
+    if result.ok:
+        return [f"  built ({result.plan.recipe}: {result.plan.command}, {result.seconds:.1f} s)"]
+    lines = [f"run {number} ({why}): build failed ({result.plan.recipe}): {result.problem}"]
+    if result.tail:
+        lines.append(f"  last {plural(len(result.tail), 'line')} of its output:")
+        lines.extend(f"  | {line}" for line in result.tail)
+    return lines
+
+
 def _tally(results: list[MatchResult]) -> dict[str, dict[str, Any]]:
     by: dict[str, dict[str, Any]] = {}
     for r in results:
@@ -103,7 +121,7 @@ def render_summary(number: int, why: str, seconds: float, results: list[MatchRes
                    previous: list[MatchResult] | None, folder: Path) -> list[str]:
     """The one-screen summary of a run, compared with the previous run when there was one."""
     now, before = _tally(results), _tally(previous or [])
-    lines = [f"run {number} ({why}): {len(results)} matches in {seconds:.1f} s; logs in {folder}"]
+    lines = [f"run {number} ({why}): {plural(len(results), 'match')} in {seconds:.1f} s; logs in {folder}"]
     for label, entry in now.items():
         old = before.get(label)
         lines.append(_table_line(label, entry, old))

@@ -32,6 +32,7 @@ class LanesGame(GameDefaults):
     player_counts = (2,)
     bot_modes = frozenset({BotMode.PER_TURN})  # spec 10.1: a fresh process per turn
     default_mode = BotMode.PER_TURN
+    uses_seed = False  # no randomness: every seed plays the same match
     # spec 10.5 E02: one byte more than 64 KiB is read, so "larger than 65536 bytes" can be told apart
     answer_file = AnswerFile(name="commands.txt", cap_bytes=MAX_BYTES + 1, lines=AnswerLines.ALL)
     timeout_ms = 5000  # spec 10.1.3
