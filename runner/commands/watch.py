@@ -263,8 +263,14 @@ def _plan(args: argparse.Namespace) -> WatchPlan:
 
     options = chosen_options(args, game.options)
     tables = seat_tables(opponents, args.players)
-    for table in tables:  # every problem (bot.json, --map, ...) before the first run
-        plan_match(game, [bot, *table.opponents], options=options)
+    # every problem (bot.json, --map, ...) before the first run; a bot with a build is checked by each run
+    # after its build (its program may not exist yet), so here an opponent stands in for its seat
+    from runner.bots.build import plan_build
+    from runner.bots.definition import read_bot_json
+
+    builds = plan_build(bot, read_bot_json(bot)) is not None
+    for table in tables:
+        plan_match(game, [table.opponents[0] if builds else bot, *table.opponents], options=options)
     return WatchPlan(game, bot, tables, args.players, seeds, args.output, options, args.timeout_ms,
                      args.debounce_ms / 1000, args.runs)
 
