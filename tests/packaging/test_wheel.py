@@ -116,6 +116,7 @@ def test_installed_wheel_plays_from_outside_the_repository(installed, tmp_path: 
     """Play from a folder outside the repository with copies of the starter bots: Warzone on the default map
     (a shipped map), the koth-js samples to the end (the node host); each log verifies."""
     python, runner, env = installed
+    venv = Path(python).parents[1]
     play = tmp_path / "play"
     play.mkdir()
     where = _run([python, "-c", "import runner; print(runner.__file__)"], play, env)
