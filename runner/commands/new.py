@@ -46,13 +46,13 @@ LANGUAGES: dict[str, Language] = {
                        "botLanguage python3, started as `python3 bot.py`", None,
                        "Here: `print(..., flush=True)`."),
     "c": Language("C", "bot.c", "bot.c", _COMPILED, "a `custom` bot running the compiled `./bot`",
-                  "./build.sh  (or: make; or: td-runner build {dir})",
+                  "./build.sh                    # or: make; or: td-runner build {dir}",
                   "Here: `setvbuf(stdout, NULL, _IOLBF, 0)` once, and `fflush(stdout)` after each answer."),
     "go": Language("Go", "main.go", "main.go", _COMPILED, "a `custom` bot running the compiled `./bot`",
-                   "./build.sh  (or: go build -o bot .; or: td-runner build {dir})",
+                   "./build.sh                    # or: go build -o bot .; or: td-runner build {dir}",
                    "Here: answers go straight to `os.Stdout`; a `bufio.Writer` needs `Flush()` after each."),
     "rust": Language("Rust", "main.rs", "src/main.rs", _COMPILED, "a `custom` bot running the compiled `./bot`",
-                     "./build.sh  (or: cargo build --release && cp target/release/bot bot; or: td-runner build {dir})",
+                     "./build.sh                    # or: td-runner build {dir}",
                      "Here: `out.flush()` after each `writeln!`."),
 }
 ALIASES = {"python3": "python", "py": "python", "golang": "go", "rs": "rust"}

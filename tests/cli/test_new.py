@@ -90,13 +90,15 @@ def test_the_starter_holds_source_build_files_and_a_one_screen_readme(tmp_path: 
     assert "{{" not in readme and "fflush(stdout)" in readme and len(readme.splitlines()) <= 45
     assert "td-runner build" in out and "td-runner watch --game invaders" in out
     code, out, err = run("new", str(tmp_path / "rusty"), "--game", "lanes", "--language", "rust")
-    assert code == 0 and (tmp_path / "rusty" / "src" / "main.rs").is_file() and (tmp_path / "rusty" / "Cargo.toml").is_file()
+    assert code == 0
+    assert (tmp_path / "rusty" / "src" / "main.rs").is_file() and (tmp_path / "rusty" / "Cargo.toml").is_file()
     assert (tmp_path / "rusty" / "build.sh").stat().st_mode & 0o111
 
 
 @pytest.mark.parametrize("argv, message", [
     (["--game", "chess", "--language", "c"], "unknown game 'chess'"),
-    (["--game", "lanes", "--language", "cobol"], "--language cobol: no starter in that language; the languages are: python, c, go, rust"),
+    (["--game", "lanes", "--language", "cobol"],
+     "--language cobol: no starter in that language; the languages are: python, c, go, rust"),
 ])
 def test_an_unknown_game_or_language_is_one_line(tmp_path: Path, argv: list[str], message: str) -> None:
     code, out, err = run("new", str(tmp_path / "mine"), *argv)

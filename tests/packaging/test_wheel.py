@@ -157,23 +157,30 @@ def test_installed_wheel_plays_from_outside_the_repository(installed, tmp_path: 
 #: game -> options of a short match
 SHORT = {"tower-defence": ["--max-rounds", "3"], "lanes": [], "warzone": ["--max-turns", "2"],
          "invaders": ["--max-turns", "30"]}
+#: starter language -> the program its build needs
+TOOLCHAINS = {"c": "cc", "go": "go", "rust": "cargo"}
 
 
-def test_installed_wheel_writes_starters_that_build_and_watch_the_packaged_reference(installed, tmp_path: Path) -> None:
-    """`td-runner new` from the installed package writes each game's starter (C where a compiler is, else
-    Python), `td-runner build` builds it, and `td-runner watch BOT` with no opponent plays the reference bot
-    that ships inside the package (the repository's starter-bots/ is out of reach)."""
+@pytest.mark.parametrize("language", list(TOOLCHAINS))
+def test_installed_wheel_writes_starters_that_build_and_play_the_packaged_reference(
+        installed, tmp_path: Path, language: str) -> None:
+    """For every game, `td-runner new` from the installed package writes the starter in C, Go and Rust,
+    `td-runner build` builds it, and `td-runner watch BOT` with no opponent rebuilds it and plays the
+    reference bot that ships inside the package (the repository's starter-bots/ is out of reach), from a
+    folder outside the repository, with no fault and no refused answer."""
+    if shutil.which(TOOLCHAINS[language]) is None:
+        pytest.skip(f"{TOOLCHAINS[language]} is not installed: the {language} starters cannot be built")
     python, runner, env = installed
-    language = "c" if shutil.which("cc") else "python"
     for game, options in SHORT.items():
         bot = f"{game}-{language}"
         written = _run([runner, "new", bot, "--game", game, "--language", language], tmp_path, env)
         assert written.returncode == 0, written.stdout + written.stderr
-        built = _run([runner, "build", bot], tmp_path, env)
+        built = _run([runner, "build", bot], tmp_path, env, timeout=300)
         assert built.returncode == 0, built.stdout + built.stderr
         watched = _run([runner, "watch", bot, "--game", game, "--runs", "1", "--output", f"runs-{game}", *options],
-                       tmp_path, env)
+                       tmp_path, env, timeout=300)
         assert watched.returncode == 0, watched.stdout + watched.stderr
+        assert "  built (build.sh: sh build.sh, " in watched.stdout, watched.stdout
         assert "  vs reference: won-drew-lost " in watched.stdout and "faults 0  invalid 0" in watched.stdout, \
             watched.stdout
         reference = json.loads((tmp_path / f"runs-{game}" / "reference" / "bot.json").read_text())
