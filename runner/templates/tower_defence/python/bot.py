@@ -10,15 +10,15 @@ PRICES = {ENERGY: 20, ATTACK: 30}
 
 def read_map(path="textMap.txt"):
     """Our energy and the cells our buildings stand on (built or not), from the text map."""
-    energy, mine = 0, set()
+    energy, mine = None, set()
     with open(path, encoding="utf-8") as text:
         for line in text:
-            if line.startswith("Energy :") and energy == 0 and not mine:
+            if line.startswith("Energy :") and energy is None:
                 energy = int(line.split(":")[1])  # player A's block comes first: that is us
             elif line.startswith("[") and "] A|" in line:
                 x, y = line[1:line.index("]")].split(",")
                 mine.add((int(x), int(y), line.split("|")[1]))
-    return energy, mine
+    return energy or 0, mine
 
 
 def choose(energy, mine):
