@@ -12,6 +12,7 @@ from rich.table import Table
 
 from runner.errors import ExitCode, UserError
 from runner.tournament.grades import GradeSheet, grade
+from runner.words import plural
 
 EXITS = "exit codes: 0 written, 2 not a tournament folder or bad option, 70 a bug"
 
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace, streams) -> int:
 
 def print_sheet(sheet: GradeSheet, out) -> None:
     width = None if getattr(out, "isatty", lambda: False)() else 200
-    table = Table(title=f"{sheet.game}: {sheet.matches} matches; sorted by ordinal (mu - 3 sigma); rank ranges "
+    table = Table(title=f"{sheet.game}: {plural(sheet.matches, 'match')}; sorted by ordinal (mu - 3 sigma); rank ranges "
                   f"at {sheet.confidence:g} confidence")
     references = sheet.references
     for column in ("rank", "bot", "folder", "author", "language", "W-D-L", "points", "margin", "crash",

@@ -12,23 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from runner.commands.watch_run import MatchResult
+from runner.words import ordinal, plural
+
+__all__ = ["ordinal", "plural", "render_build", "render_summary"]
 
 #: Seeds per line of places, so that the summary stays one screen wide.
 PLACES_PER_LINE = 4
-
-
-def ordinal(place: int | None, tied: bool = False) -> str:
-    """1st, 2nd, 3rd, 4th...; a shared place as =2nd; no ranking as '-'."""
-    if place is None:
-        return "-"
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{'=' if tied else ''}{place}{suffix}"
-
-
-def plural(count: int, word: str) -> str:
-    """1 match, 2 matches, 1 seed, 0 seeds."""
-    ending = "es" if word.endswith(("s", "sh", "ch", "x")) else "s"
-    return f"{count} {word}{'' if count == 1 else ending}"
 
 
 def render_build(number: int, why: str, result: Any) -> list[str]:

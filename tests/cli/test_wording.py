@@ -15,7 +15,7 @@ import pytest
 
 from runner.bundled import copy_reference
 from runner.cli import main, version_text
-from runner.commands.watch_summary import ordinal, plural
+from runner.words import ordinal, plural
 
 REPO = Path(__file__).resolve().parents[2]
 
