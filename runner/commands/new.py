@@ -29,6 +29,7 @@ EXITS = "exit codes: 0 written, 2 bad input (unknown game or language, a folder 
 class Language:
     """How a starter of one language is laid out, started and built."""
 
+    key: str  # the `--language` value and the template folder's name
     title: str  # for the README
     source: str  # the template file under templates/<game>/<language>/
     target: str  # where it goes in the bot folder
@@ -42,16 +43,16 @@ _COMPILED = {"botLanguage": "custom", "botFileName": "bot", "command": ["./{file
 
 #: `--language` -> its starter. Aliases: ALIASES.
 LANGUAGES: dict[str, Language] = {
-    "python": Language("Python", "bot.py", "bot.py", {"botLanguage": "python3", "botFileName": "bot.py"},
+    "python": Language("python", "Python", "bot.py", "bot.py", {"botLanguage": "python3", "botFileName": "bot.py"},
                        "botLanguage python3, started as `python3 bot.py`", None,
                        "Here: `print(..., flush=True)`."),
-    "c": Language("C", "bot.c", "bot.c", _COMPILED, "a `custom` bot running the compiled `./bot`",
+    "c": Language("c", "C", "bot.c", "bot.c", _COMPILED, "a `custom` bot running the compiled `./bot`",
                   "./build.sh                    # or: make; or: td-runner build {dir}",
                   "Here: `setvbuf(stdout, NULL, _IOLBF, 0)` once, and `fflush(stdout)` after each answer."),
-    "go": Language("Go", "main.go", "main.go", _COMPILED, "a `custom` bot running the compiled `./bot`",
+    "go": Language("go", "Go", "main.go", "main.go", _COMPILED, "a `custom` bot running the compiled `./bot`",
                    "./build.sh                    # or: go build -o bot .; or: td-runner build {dir}",
                    "Here: answers go straight to `os.Stdout`; a `bufio.Writer` needs `Flush()` after each."),
-    "rust": Language("Rust", "main.rs", "src/main.rs", _COMPILED, "a `custom` bot running the compiled `./bot`",
+    "rust": Language("rust", "Rust", "main.rs", "src/main.rs", _COMPILED, "a `custom` bot running the compiled `./bot`",
                      "./build.sh                    # or: td-runner build {dir}",
                      "Here: `out.flush()` after each `writeln!`."),
 }
@@ -78,19 +79,18 @@ def write_starter(folder: Path, game_name: str, language_name: str, nick: str | 
     The files written, relative to `folder`."""
     game = get_game(game_name)  # UserError naming the games
     lang = language(language_name)
-    key = ALIASES.get(language_name.lower(), language_name.lower())
     if folder.exists() and not folder.is_dir():
         raise UserError(f"{folder}: exists and is not a folder")
     if folder.is_dir() and any(folder.iterdir()):
         raise UserError(f"{folder}: exists and is not empty; give a new folder")
     templates = TEMPLATES / data_folder(game.name)
     nick = nick or _nick(folder)
-    files: dict[str, str] = {lang.target: (templates / key / lang.source).read_text(encoding="utf-8")}
-    build_files = TEMPLATES / "buildfiles" / key
+    files: dict[str, str] = {lang.target: (templates / lang.key / lang.source).read_text(encoding="utf-8")}
+    build_files = TEMPLATES / "buildfiles" / lang.key
     if build_files.is_dir():
         files.update({path.name: path.read_text(encoding="utf-8") for path in sorted(build_files.iterdir())})
     files["bot.json"] = json.dumps(_bot_json(game, lang, nick), indent=2) + "\n"
-    files["README.md"] = _readme(templates / "README.md", game.name, lang, nick, folder)
+    files["README.md"] = _readme(templates / "README.md", lang, nick, folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in files.items():
@@ -117,7 +117,8 @@ def _bot_json(game, lang: Language, nick: str) -> dict[str, object]:
     return data
 
 
-def _readme(template: Path, game: str, lang: Language, nick: str, folder: Path) -> str:
+def _readme(template: Path, lang: Language, nick: str, folder: Path) -> str:
+    """The game's README with this starter's names, build line and flushing advice filled in."""
     build = "" if lang.build is None else lang.build.format(dir=folder) + "\n"
     values = {"NAME": nick, "LANGUAGE": lang.title, "BUILD": build, "DIR": str(folder), "RUN": lang.run,
               "SOURCE": lang.target, "FLUSH": lang.flush}
