@@ -31,6 +31,53 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(f"{self.prog}: {message}")
 
 
+#: The optional C extensions (setup.py): module, its source under runner/, what it speeds up.
+COMPILED_PARTS = (
+    ("runner.games.invaders.rules._board", "games/invaders/rules/_board.c", "the Invaders board"),
+    ("runner.bots._pipes", "bots/_pipes.c", "persistent bots' pipes"),
+)
+
+
+def version_text() -> str:
+    """`td-runner 0.1.0; compiled: the Invaders board, persistent bots' pipes`, or which part runs in pure
+    Python and why (not built, a stale build, TD_RUNNER_PURE_PYTHON). Computed only for --version: it
+    imports the extensions."""
+    import importlib.util
+    import warnings
+    from pathlib import Path
+
+    from runner import compiled
+
+    if compiled.pure_forced():
+        return f"td-runner {__version__}; pure Python everywhere ({compiled.PURE_ENV} is set)"
+    root = Path(__file__).resolve().parent
+    loaded, pure = [], []
+    for module, source, what in COMPILED_PARTS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a stale build: said below, in the version line
+            built = compiled.load_compiled(module, root / source, what)
+        if built is not None:
+            loaded.append(what)
+        else:
+            try:
+                stale = importlib.util.find_spec(module) is not None
+            except ImportError:
+                stale = False
+            pure.append(f"{what} ({'built from an older source' if stale else 'not built'})")
+    parts = [f"compiled: {', '.join(loaded)}"] if loaded else []
+    if pure:
+        parts.append(f"pure Python: {', '.join(pure)}")
+    return f"td-runner {__version__}; " + "; ".join(parts)
+
+
+class _Version(argparse.Action):
+    """--version, its text made only when asked for."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[override]
+        print(version_text())
+        parser.exit()
+
+
 def build_parser(only: str | None = None, argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The argument parser. With `only` (a command or game tool), just that command's module or game is
     imported and its options added: start-up time matters (the tournament and league modules take ~0.2 s to
@@ -40,8 +87,8 @@ def build_parser(only: str | None = None, argv: Sequence[str] = ()) -> argparse.
     adds that game's options)."""
     parser = _Parser(prog="td-runner", description="Run and check bot matches of file-protocol games "
                      "(Tower Defence, ...): `td-runner games` lists them.")
-    parser.add_argument("--version", action="version",
-                        version=f"td-runner {__version__} (pure-Python engines: no compiled build)")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and which compiled parts "
+                        "are loaded, then exit")
     parser.add_argument("--traceback", action="store_true", help="re-raise unexpected errors (debugging)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, line in COMMANDS.items():

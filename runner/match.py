@@ -179,10 +179,18 @@ class MatchSummary:
     game_config: dict[str, Any]
     wall_seconds: float
     turn_word: str = "turn"  # the game's word for a turn (Game.turn_word), for the result line
+    last_turn: int | None = None  # the number of the last turn played (Tower Defence numbers rounds from 0)
 
     def turns_text(self) -> str:
         """`16 rounds`, `1 turn`: how long the match lasted, in the game's own word."""
         return f"{self.rounds} {self.turn_word}{'' if self.rounds == 1 else 's'}"
+
+    def end_text(self) -> str:
+        """When the match ended: `round 6` where turns are numbered from 0 (`--max-rounds 6` plays rounds 0
+        to 6, which `7 rounds` made look like one too many), else as `turns_text`."""
+        if self.last_turn is not None and self.last_turn == self.rounds - 1:
+            return f"{self.turn_word} {self.last_turn}"
+        return self.turns_text()
 
     @property
     def interrupted(self) -> bool:
@@ -324,6 +332,7 @@ class MatchRunner:
         self.view_logged = self.folder_log and game.log.view is not None  # type: ignore[union-attr]
         self.humans = frozenset(seat for seat, player in self.players.items() if player.bot is None)
         self.turns_played = 0  # match.json's `rounds` (Tower Defence: the number of the final round folder)
+        self.last_turn: int | None = None  # the session's number of the last turn played
         self.stopped_by: KeyboardInterrupt | None = None  # what interrupted the match, if anything
 
     @property
@@ -389,6 +398,7 @@ class MatchRunner:
             game_config=self.settings.game_config,
             wall_seconds=time.monotonic() - started,
             turn_word=getattr(self.game, "turn_word", "turn"),  # a game written before Game.turn_word: "turn"
+            last_turn=self.last_turn,
         )
         self.writer.write_json(MATCH_JSON, summary.to_json())
         return summary
@@ -407,6 +417,7 @@ class MatchRunner:
             answers[seat] = tallies[seat].answer(turn, outcome, budgets[seat])
         report = session.play_turn(answers)
         self.turns_played += 1
+        self.last_turn = turn
         if report.rejected:  # refused for its content: a fault or a missing file is counted as such, not here
             for seat in report.rejected:
                 answer = answers.get(seat)

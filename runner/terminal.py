@@ -35,15 +35,38 @@ def result_line(summary: MatchSummary, end_reasons: dict[str, str] | None = None
         verdict = "tie at the top: " + ", ".join(names[s] for s in summary.outcome.ranking[0])
     else:
         verdict = "tie"
-    line = f"{verdict} after {summary.turns_text()}"
+    line = f"{verdict} after {summary.end_text()}"
     if not summary.interrupted:  # "interrupted after 13 rounds (interrupted)" says it twice
-        line += f" ({(end_reasons or {}).get(summary.end_reason, summary.end_reason)})"
+        reason = deciding_faults(summary) or (end_reasons or {}).get(summary.end_reason, summary.end_reason)
+        line += f" ({reason})"
     numbers = _numbers(summary)
     line += f": {numbers}" if numbers else ""
     failing = summary.failing_players
     if failing:
         line += "; never answered: " + ", ".join(p.name for p in failing)
     return line + f"; log {summary.folder}"
+
+
+def deciding_faults(summary: MatchSummary) -> str | None:
+    """The faults that decided a match (a disqualification: Outcome.details names the seats and their
+    faults), each with its bot and turn: `invader - X disqualified in turn 1: no start-up and first answer
+    within 10000 ms ...`; None when no fault decided it. The core's own words for the fault when it logged
+    one that turn (a time-out, a crash), else the game's (an answer that is not JSON)."""
+    details = summary.outcome.details if summary.outcome is not None else {}
+    disqualified = details.get("disqualified")
+    if not disqualified:
+        return None
+    seats = disqualified if isinstance(disqualified, list) else [disqualified]
+    faults = details.get("faults") if isinstance(details.get("faults"), dict) else {}
+    names = {p.seat: p.name for p in summary.players}
+    turn = summary.last_turn if summary.last_turn is not None else summary.rounds
+    said = []
+    for seat in seats:
+        tally = summary.tallies.get(seat)
+        logged = [e for e in (tally.events if tally else []) if e.get("fault") and e.get("round") == turn]
+        what = logged[-1]["event"] if logged else faults.get(seat, "a fault")
+        said.append(f"{names.get(seat, seat)} disqualified in {summary.turn_word} {turn}: {what}")
+    return "; ".join(said)
 
 
 class QuietDisplay:

@@ -49,6 +49,11 @@ NO_FILES: Mapping[str, str] = {}  # a turn without files (never written to)
 
 #: Default wall-clock limit for the first answer (process start-up included).
 STARTUP_MS = 10_000
+#: Added to a first request's time-out when not a byte came on stdout: the usual cause is an answer written
+#: but left in the bot's output buffer (C's stdout to a pipe is fully buffered, so is Java's and Python's).
+UNFLUSHED_HINT = ("nothing arrived on its stdout: if it printed an answer, flush stdout after every line "
+                  "(C: fflush(stdout), or setvbuf(stdout, NULL, _IOLBF, 0) once; C++: std::endl; "
+                  "Java: System.out.flush(); Python: print(..., flush=True); Go: Flush() a bufio.Writer)")
 _READ_CHUNK = 1 << 16
 _SWEEP_GRACE_S = 2.0
 _POLLIN, _POLLOUT = select.POLLIN, select.POLLOUT
@@ -92,6 +97,7 @@ class PersistentBot:
         self.plan: isolation.LaunchPlan | None = None
         self.marker = os.urandom(8).hex()
         self.pending = b""  # stdout bytes after the last complete line
+        self.stdout_seen = False  # a byte came on stdout (the first request reads it here): UNFLUSHED_HINT
         self.unsent = b""  # request bytes the bot has not read yet (a busy bot stops reading stdin)
         self.dead_reason: str | None = None  # set once the process is gone: every later turn fails with it
         self.closed_untold = False  # close() set dead_reason and no turn has been told it yet
@@ -238,6 +244,8 @@ class PersistentBot:
                                self._dead_detail())
         what = "start-up and first answer" if request.starting else "answer"
         events.append(f"no {what} within {request.limit_ms} ms; the bot keeps running, a late answer is dropped")
+        if request.starting and not self.stdout_seen:  # not a byte on stdout yet: the classic unflushed answer
+            events.append(UNFLUSHED_HINT)
         if self.answers_in_order:
             self.late += 1
         return TurnOutcome(TurnStatus.TIMEOUT, "", seconds, output.text(), None, tuple(events),
@@ -266,6 +274,7 @@ class PersistentBot:
         if chunk == b"":
             self._mark_dead(output, "closed its output and stopped answering")
             return False
+        self.stdout_seen = True
         if not self.pending and not self.late and chunk.find(b"\n") == len(chunk) - 1:  # one whole line: the usual
             answer = self.accept(chunk[:-1].decode("utf-8", errors="replace").removesuffix("\r"), turn)
             if answer is not None:

@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "replay": ("show a match log turn by turn in the terminal: the board, each player's numbers, commands and errors; "
                "--html writes a self-contained HTML replay"),
     "validate": "check bot.json, runner configs, match.json, each game's configs, states and maps, or whole match logs",
+    "new": "write a starter bot for a game in a language (python, c, go, rust) that builds and plays as written",
     "build": ("build bot folders: build.sh, else by language (Maven/Gradle, cargo, go, dotnet, make; a Python bot's "
               "requirements.txt into its own .venv)"),
     "games": "list the games: name, number of players, how bots run, one line of description",

@@ -16,6 +16,7 @@ from runner.league.store import DATABASE
 from runner.tournament.grades import build_sheet, grade
 from runner.tournament.gradesheet import GradeSheet
 from runner.tournament.run import SETTINGS_FILE
+from runner.words import plural
 
 EXITS = "exit codes: 0 written, 2 neither a tournament nor a league folder, or a bad option, 70 a bug"
 
@@ -76,8 +77,8 @@ def grade_folder(folder: Path, against: list[str], *, all_versions: bool, confid
 def print_sheet(sheet: GradeSheet, out) -> None:
     width = None if getattr(out, "isatty", lambda: False)() else 220
     sided = "mean_turns" in sheet.extras
-    table = Table(title=f"{sheet.game} {sheet.source}: {sheet.matches} matches; sorted by {sheet.sorted_by}; "
-                  f"rank ranges at {sheet.confidence:g} confidence")
+    table = Table(title=f"{sheet.game} {sheet.source}: {plural(sheet.matches, 'match')}; sorted by "
+                  f"{sheet.sorted_by}; rank ranges at {sheet.confidence:g} confidence")
     references = sheet.references
     columns = ["rank", "bot", *(["role"] if sided else []), *(["version"] if sheet.source == "league" else []),
                "folder", "author", "language", "W-D-L", "points", "turns" if sided else "margin", "crash",

@@ -25,6 +25,7 @@ from runner.commands.match import _game_named_in
 from runner.commands.options import add_game_options, chosen_options
 from runner.errors import ExitCode, UserError
 from runner.games import DEFAULT_GAME, GAMES, get_game
+from runner.words import plural
 
 EXITS = ("exit codes: 0 stopped (Ctrl-C, SIGTERM or --max-matches) or printed, 2 bad input, 70 a bug")
 DEFAULT_HOST = "127.0.0.1"
@@ -437,7 +438,7 @@ def _export(args: argparse.Namespace, streams) -> int:
     from runner.league.web.export import export
 
     count = export(args.folder, args.out)
-    print(f"{count} files written to {args.out}", file=streams.out)
+    print(f"{plural(count, 'file')} written to {args.out}", file=streams.out)
     return ExitCode.OK
 
 

@@ -207,7 +207,7 @@ def _warn_failing(runner: MatchRunner, summary: MatchSummary, player: Player, er
     last = tally.events[-1] if tally.events else None
     path = runner.bot_output_file(player.seat, last["round"] if last else summary.rounds)
     where = path if path.is_file() else summary.folder
-    print(f"warning: {player.name} never answered in {tally.turns} turns (last: "
+    print(f"warning: {player.name} never answered in {tally.turns} {summary.turn_word}{'' if tally.turns == 1 else 's'} (last: "
           f"{last['event'] if last else 'no answer'}); see its bot output in {where}", file=err)
     lines = [line for line in tally.last_output.splitlines() if line.strip()][-WARNING_LINES:]
     if lines:

@@ -25,6 +25,7 @@ from runner.tournament.records import GameRecord, describe
 from runner.tournament.run import (TournamentSettings, check_addable, claim_folder, prepare, run_tournament,
                                   with_entrants)
 from runner.tournament.schedule import FORMATS, ROUND_ROBIN
+from runner.words import plural
 
 EXITS = ("exit codes: 0 every match played (bots that crash or cannot start included), 1 some matches could "
          "not be played (infrastructure errors; --resume retries them), 2 bad input, 130 interrupted (Ctrl-C), "
@@ -126,7 +127,7 @@ class _Progress:
     def started(self, total: int, done: int, workers: int) -> None:
         left = total - done
         where = f"{workers} at once" if workers else "on the Dask cluster"
-        print(f"{total} matches, {done} already played, {left} to play ({where})", file=self.out)
+        print(f"{plural(total, 'match')}, {done} already played, {left} to play ({where})", file=self.out)
         self.bar.start()
         self.task = self.bar.add_task("matches", total=total, completed=done)
 

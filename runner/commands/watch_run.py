@@ -124,6 +124,16 @@ def _first_invalid(log: Path, seat_index: int) -> tuple[int, str | None, Path | 
     return len(found), f"{word} {turn}: {shown!r} -> {text}", target
 
 
+def build_bot(bot: Path):
+    """Build the bot as `td-runner build` would (runner/bots/build.py): its BuildResult, or None when it has
+    nothing to build. UserError when bot.json cannot be read or a path of it leads outside the folder."""
+    from runner.bots.build import plan_build, run_build
+    from runner.bots.definition import read_bot_json
+
+    plan = plan_build(bot, read_bot_json(bot))
+    return None if plan is None else run_build(plan)
+
+
 def play_run(plan: WatchPlan, number: int) -> list[MatchResult]:
     """Every table on every seed, logs under `--output/run-NNN/<table>-seed<S>`."""
     from runner.bots.limits import Limits

@@ -12,17 +12,24 @@ from pathlib import Path
 from typing import Any
 
 from runner.commands.watch_run import MatchResult
+from runner.words import ordinal, plural
+
+__all__ = ["ordinal", "plural", "render_build", "render_summary"]
 
 #: Seeds per line of places, so that the summary stays one screen wide.
 PLACES_PER_LINE = 4
 
 
-def ordinal(place: int | None, tied: bool = False) -> str:
-    """1st, 2nd, 3rd, 4th...; a shared place as =2nd; no ranking as '-'."""
-    if place is None:
-        return "-"
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{'=' if tied else ''}{place}{suffix}"
+def render_build(number: int, why: str, result: Any) -> list[str]:
+    """The build's line before a run's matches; a failed build is the run's whole result: its problem and the
+    last lines of its output (runner/bots/build.py's BuildResult)."""
+    if result.ok:
+        return [f"  built ({result.plan.recipe}: {result.plan.command}, {result.seconds:.1f} s)"]
+    lines = [f"run {number} ({why}): build failed ({result.plan.recipe}): {result.problem}"]
+    if result.tail:
+        lines.append(f"  last {plural(len(result.tail), 'line')} of its output:")
+        lines.extend(f"  | {line}" for line in result.tail)
+    return lines
 
 
 def _tally(results: list[MatchResult]) -> dict[str, dict[str, Any]]:
@@ -103,7 +110,7 @@ def render_summary(number: int, why: str, seconds: float, results: list[MatchRes
                    previous: list[MatchResult] | None, folder: Path) -> list[str]:
     """The one-screen summary of a run, compared with the previous run when there was one."""
     now, before = _tally(results), _tally(previous or [])
-    lines = [f"run {number} ({why}): {len(results)} matches in {seconds:.1f} s; logs in {folder}"]
+    lines = [f"run {number} ({why}): {plural(len(results), 'match')} in {seconds:.1f} s; logs in {folder}"]
     for label, entry in now.items():
         old = before.get(label)
         lines.append(_table_line(label, entry, old))

@@ -357,6 +357,9 @@ class Game(Protocol):
     answers_in_order: bool
     #: the game's own word for a turn, lower case ("round", "turn"): the result line, `replay --round`'s help
     turn_word: str
+    #: whether the match seed changes anything (Lanes and Invaders have no randomness): `watch` plays one seed
+    #: of a game that ignores it, since every seed gives the same match
+    uses_seed: bool
 
     def seats(self, player_count: int) -> tuple[str, ...]:
         """The seat names for this many players (`A`, `B`; `A`..`F`; `defender`, `invader`)."""
@@ -421,6 +424,7 @@ class GameDefaults:
     time_budget: TimeBudget | None = None
     answers_in_order: bool = False
     turn_word: str = "turn"
+    uses_seed: bool = True
 
     def config_problems(self, data: Any) -> list[Any]:
         return []

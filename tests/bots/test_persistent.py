@@ -27,7 +27,7 @@ from runner.bots.definition import load_bot
 from runner.bots.languages import LaunchTemplate
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnOutcome, TurnStatus
-from runner.bots.persistent import PersistentBot, collect_all, exchange
+from runner.bots.persistent import UNFLUSHED_HINT, PersistentBot, collect_all, exchange
 from runner.games.tower_defence import GAME
 
 QUICK = Limits(timeout_ms=5000)  # generous: python needs ~0.1 s to start, more on a loaded machine
@@ -233,8 +233,9 @@ def test_the_start_up_limit_is_for_the_first_turn_only(persistent) -> None:
 
     silent = persistent("run(lambda round_, line: None)", Limits(timeout_ms=300), startup_ms=1500)
     first = ask(silent, 0)
-    assert (first.status, first.events) == (TurnStatus.TIMEOUT, (
-        "no start-up and first answer within 1500 ms; the bot keeps running, a late answer is dropped",))
+    assert (first.status, first.events) == (TurnStatus.TIMEOUT, (  # nothing on stdout: the unflushed-answer hint
+        "no start-up and first answer within 1500 ms; the bot keeps running, a late answer is dropped",
+        UNFLUSHED_HINT))
     assert first.seconds >= 1.5
     second = ask(silent, 1)  # a bot that never answered gets the turn limit, not the start-up one, again
     assert second.status is TurnStatus.TIMEOUT and second.seconds < 1.2

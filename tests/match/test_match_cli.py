@@ -300,7 +300,7 @@ def test_a_bot_that_crashes_every_round_is_named_in_the_result_and_on_stderr(tmp
                              "--name", "c", "--max-rounds", "2")
     assert code == 0
     assert "never answered: A - CrasherBot" in out.splitlines()[-1]
-    assert err.startswith("warning: A - CrasherBot never answered in 3 turns (last: exit code ")
+    assert err.startswith("warning: A - CrasherBot never answered in 3 rounds (last: exit code ")  # the game's word
 
 
 def test_a_nickname_with_a_slash_plays_and_verifies(tmp_path: Path) -> None:

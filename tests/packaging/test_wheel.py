@@ -97,19 +97,26 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float = 120) 
     return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
 
-def test_installed_wheel_plays_from_outside_the_repository(wheel: Path, tmp_path: Path) -> None:
-    """Install into a fresh venv (no PYTHONPATH, so the work tree is out of reach) and play from a folder
-    outside the repository with copies of the starter bots: Warzone on the default map (a shipped map), the
-    koth-js samples to the end (the node host); each log verifies."""
-    venv = tmp_path / "venv"
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, dict[str, str]]:
+    """The wheel installed into a fresh venv (no PYTHONPATH, so the work tree is out of reach): its python,
+    its td-runner, and the environment to run them in."""
+    venv = tmp_path_factory.mktemp("installed") / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     env = {key: value for key, value in os.environ.items()
            if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSAFEPATH")}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     python, runner = str(venv / "bin" / "python"), str(venv / "bin" / "td-runner")
-    installed = _run([python, "-m", "pip", "install", "-q", str(wheel)], tmp_path, env, timeout=300)
-    assert installed.returncode == 0, installed.stderr[-3000:]
+    done = _run([python, "-m", "pip", "install", "-q", str(wheel)], venv.parent, env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return python, runner, env
 
+
+def test_installed_wheel_plays_from_outside_the_repository(installed, tmp_path: Path) -> None:
+    """Play from a folder outside the repository with copies of the starter bots: Warzone on the default map
+    (a shipped map), the koth-js samples to the end (the node host); each log verifies."""
+    python, runner, env = installed
+    venv = Path(python).parents[1]
     play = tmp_path / "play"
     play.mkdir()
     where = _run([python, "-c", "import runner; print(runner.__file__)"], play, env)
@@ -145,3 +152,36 @@ def test_installed_wheel_plays_from_outside_the_repository(wheel: Path, tmp_path
         assert all(player["events"] == [] for player in summary["players"])
         verified = _run([runner, "verify", "out/koth"], play, env)
         assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+#: game -> options of a short match
+SHORT = {"tower-defence": ["--max-rounds", "3"], "lanes": [], "warzone": ["--max-turns", "2"],
+         "invaders": ["--max-turns", "30"]}
+#: starter language -> the program its build needs
+TOOLCHAINS = {"c": "cc", "go": "go", "rust": "cargo"}
+
+
+@pytest.mark.parametrize("language", list(TOOLCHAINS))
+def test_installed_wheel_writes_starters_that_build_and_play_the_packaged_reference(
+        installed, tmp_path: Path, language: str) -> None:
+    """For every game, `td-runner new` from the installed package writes the starter in C, Go and Rust,
+    `td-runner build` builds it, and `td-runner watch BOT` with no opponent rebuilds it and plays the
+    reference bot that ships inside the package (the repository's starter-bots/ is out of reach), from a
+    folder outside the repository, with no fault and no refused answer."""
+    if shutil.which(TOOLCHAINS[language]) is None:
+        pytest.skip(f"{TOOLCHAINS[language]} is not installed: the {language} starters cannot be built")
+    python, runner, env = installed
+    for game, options in SHORT.items():
+        bot = f"{game}-{language}"
+        written = _run([runner, "new", bot, "--game", game, "--language", language], tmp_path, env)
+        assert written.returncode == 0, written.stdout + written.stderr
+        built = _run([runner, "build", bot], tmp_path, env, timeout=300)
+        assert built.returncode == 0, built.stdout + built.stderr
+        watched = _run([runner, "watch", bot, "--game", game, "--runs", "1", "--output", f"runs-{game}", *options],
+                       tmp_path, env, timeout=300)
+        assert watched.returncode == 0, watched.stdout + watched.stderr
+        assert "  built (build.sh: sh build.sh, " in watched.stdout, watched.stdout
+        assert "  vs reference: won-drew-lost " in watched.stdout and "faults 0  invalid 0" in watched.stdout, \
+            watched.stdout
+        reference = json.loads((tmp_path / f"runs-{game}" / "reference" / "bot.json").read_text())
+        assert reference["author"].startswith("td-runner")

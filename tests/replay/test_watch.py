@@ -54,7 +54,8 @@ def test_an_edit_starts_a_new_run_and_runner_or_editor_files_do_not(tmp_path: Pa
     assert "(was " in text.split("run 2 (the bot changed)")[1]  # compared with run 1
     replay = text.rsplit("  replay: ", 1)[1].split(" (")[0]
     assert Path(replay).is_file() and Path(replay).parent.name == "run-002"
-    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["run-001", "run-002"]
+    # the default opponent is a private copy of the packaged reference bot, kept beside the runs
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["reference", "run-001", "run-002"]
 
 
 def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ def test_four_player_warzone_runs_show_places_per_seed_and_what_changed(tmp_path
     thread.start()
     _wait_for(out, "(Ctrl-C stops)")
     first = out.getvalue()
-    assert "warzone, 4 players (the bot + reference x3), 2 seed(s) per table" in first
+    assert "warzone, 4 players (the bot + reference x3), 2 seeds per table" in first
     assert "run 1 (start): 2 matches" in first
     assert re.search(r"\n  vs reference x3: won-drew-lost \d-\d-\d  mean place [\d.]+  territories ", first)
     assert re.search(r"\n    seed 0: =?\d(st|nd|rd|th) of 4  seed 1: =?\d(st|nd|rd|th) of 4\n", first)

@@ -39,6 +39,7 @@ class InvadersGame(GameDefaults):
     player_counts = (2,)
     bot_modes = frozenset({BotMode.PERSISTENT})  # spec 18: games last tens of thousands of turns
     default_mode = BotMode.PERSISTENT
+    uses_seed = False  # no randomness: every seed plays the same match
     answer_file = AnswerFile()  # unused: invaders bots answer on stdout
     timeout_ms = 1000  # spec 18: the hard per-answer ceiling
     time_budget = TimeBudget(block_turns=100, mean_ms=15.0)  # spec 18: 15 ms on average over each 100 turns

@@ -32,6 +32,7 @@ class LanesGame(GameDefaults):
     player_counts = (2,)
     bot_modes = frozenset({BotMode.PER_TURN})  # spec 10.1: a fresh process per turn
     default_mode = BotMode.PER_TURN
+    uses_seed = False  # no randomness: every seed plays the same match
     # spec 10.5 E02: one byte more than 64 KiB is read, so "larger than 65536 bytes" can be told apart
     answer_file = AnswerFile(name="commands.txt", cap_bytes=MAX_BYTES + 1, lines=AnswerLines.ALL)
     timeout_ms = 5000  # spec 10.1.3
@@ -95,7 +96,10 @@ class LanesGame(GameDefaults):
         check = logs.validate(path)
         if check is None:
             return FileReport(path, kind, unreadable="not a lanes state.json, commands.txt or config")
-        problems = () if check.same else tuple(line.strip() for line in check.lines)
+        # a failed check's first line is its heading ("4 problems", "rejected, against state.json"): the problems
+        # are the lines under it, so `validate` counts 4 for 4 (it counted the heading as a fifth)
+        lines = check.lines[1:] or check.lines
+        problems = () if check.same else tuple(line.strip() for line in lines)
         return FileReport(path, kind or "lanes", problems)
 
     def replay(self, path: Path) -> logs.LogReplay:
