@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from runner.games.invaders import html_record as invaders_record
-from runner.replay.html import build_record, fit, render_page, write_html_replay
+from runner.replay.html import build_record, fit, page_json, render_page, write_html_replay
 from runner.replay.record import RecordBuilder, thin
 
 DATA = Path(__file__).parents[1] / "games" / "invaders" / "data"
@@ -34,7 +34,7 @@ def test_boards_halve_as_they_outgrow_the_budget_and_every_turn_keeps_its_number
         return make
 
     for turn in range(1, 5001):
-        builder.add(turn, [[turn, -turn]], [f"c{turn}", ""], [("ok", ""), ("none", "")], ["", ""], frame(turn), 100)
+        builder.add(turn, [{"n": turn}, {"n": -turn}], [f"c{turn}", ""], [("ok", ""), ("none", "")], ["", ""], frame(turn), 100)
         if turn == 2345:
             builder.mark(turn, "crash", "boom")
     record = builder.build({})
@@ -56,12 +56,13 @@ def test_boards_halve_as_they_outgrow_the_budget_and_every_turn_keeps_its_number
 def test_fit_drops_boards_before_turns_and_turns_only_when_the_numbers_alone_are_too_big() -> None:
     builder = _builder(frame_bytes=None)
     for turn in range(1000):
-        builder.add(turn, [[turn, turn]], ["x", "y"], [("ok", ""), ("ok", "")], ["", ""], {"pad": "z" * 500})
+        builder.add(turn, [{"n": turn}, {"n": turn}], [f"x{turn}", f"y{turn}"], [("ok", ""), ("ok", "")], ["", ""],
+                    {"pad": "z" * 500})
     builder.mark(777, "crash", "boom")
     record = builder.build({}, max_bytes=200_000)
     fitted = fit(record)
     assert fitted["turns"] == list(range(1000))  # every turn
-    assert len(json.dumps(fitted, separators=(",", ":"))) <= 200_000
+    assert len(page_json(fitted)) <= 200_000  # the page's record, packed
     assert 777 in fitted["frame_index"] and fitted["frame_index"][-1] == 999
     assert "of 1000 turns kept" not in fitted["note"]
     small = builder.build({}, max_bytes=20_000)  # the numbers alone are over it: turns go too
@@ -73,7 +74,7 @@ def test_fit_drops_boards_before_turns_and_turns_only_when_the_numbers_alone_are
 def test_thinning_turns_keeps_each_kept_turns_own_frame() -> None:
     builder = _builder(frame_bytes=None)
     for turn in range(10):
-        builder.add(turn, [[turn, turn]], ["", ""], [("ok", ""), ("ok", "")], ["", ""], turn * 10)
+        builder.add(turn, [{"n": turn}, {"n": turn}], ["", ""], [("ok", ""), ("ok", "")], ["", ""], turn * 10)
     record = thin({**builder.build({}), "frame_index": [0, 3, 6, 9], "frames": [0, 30, 60, 90]}, [0, 2, 3, 9])
     assert record["turns"] == [0, 2, 3, 9]
     assert record["frame_index"] == [0, 2, 3] and record["frames"] == [0, 30, 90]
@@ -158,7 +159,8 @@ def test_invaders_fast_path_is_not_fooled_by_answers_spelling_the_board_keys(tmp
     assert record["stats"][2]["values"][0][:3] == [2, 2, 2]  # towers counted from the row's own list
     assert record["frames"][0] == ["." * 5 + "t" + "..." + "S" + "." * 90, [0, 10, 12, 0]]
     assert record["commands"][1][0] == json.dumps(HOSTILE_ANSWERS[1], separators=(",", ":"))
-    assert [17, "timeout", "invader - i: fault: timeout"] in record["markers"]
+    assert record["rulings"][1][16] == ["fault", "fault: timeout"]  # the game's word; the core names the fault
+    assert [17, "timeout", "invader - i: fault: timeout"] in build_record(log)[0]["markers"]
 
 
 def test_a_broken_line_is_one_error_naming_the_line(tmp_path) -> None:
