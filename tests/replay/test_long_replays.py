@@ -65,7 +65,7 @@ def test_fit_drops_boards_before_turns_and_turns_only_when_the_numbers_alone_are
     assert len(page_json(fitted)) <= 200_000  # the page's record, packed
     assert 777 in fitted["frame_index"] and fitted["frame_index"][-1] == 999
     assert "of 1000 turns kept" not in fitted["note"]
-    small = builder.build({}, max_bytes=20_000)  # the numbers alone are over it: turns go too
+    small = builder.build({}, max_bytes=10_000)  # the numbers alone are over it: turns go too
     thinned = fit(small)
     assert len(thinned["turns"]) < 1000 and "turns kept (one in" in thinned["note"]
     assert thinned["turns"][0] == 0 and thinned["turns"][-1] == 999
