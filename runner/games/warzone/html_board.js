@@ -93,7 +93,7 @@ window.ReplayBoard = {
       if (radius >= 10) {
         ctx.fillStyle = "#495057";
         ctx.font = Math.round(Math.max(9, radius * 0.5)) + "px system-ui, sans-serif";
-        ctx.fillText(t[1], p[0], p[1] + radius + 9);
+        ctx.fillText(t[0] + " " + t[1], p[0], p[1] + radius + 9);  // the id orders name, and the name
       }
     });
     ctx.textBaseline = "alphabetic";
