@@ -172,9 +172,7 @@
     Object.keys(attributes || {}).forEach(function (key) { node.setAttribute(key, attributes[key]); });
     return node;
   }
-  function axisValue(v) {
-    return Math.abs(v) >= 1e4 ? v.toExponential(1).replace("e+", "e") : String(Math.round(v * 100) / 100);
-  }
+  function axisValue(v) { return String(Math.round(v * 100) / 100); }
   function xOf(i) { return count > 1 ? i / (count - 1) * PLOT_W : PLOT_W / 2; }
   var charts = R.stats.map(function (stat) {
     var seats = [];
@@ -192,7 +190,7 @@
     var box = el("div", "chart");
     box.dataset.stat = stat.name;
     box.appendChild(el("div", "name", stat.name));
-    var row = el("div", "plot-row");
+    var row = el("div", "plot-grid");  // y axis | plot, then (nothing) | x axis
     var axis = el("div", "y-axis");
     axis.appendChild(el("span", "y-max", axisValue(top)));
     axis.appendChild(el("span", "y-min", axisValue(lo)));
@@ -219,12 +217,13 @@
                                "vector-effect": "non-scaling-stroke" });
     plot.appendChild(cursor);
     row.appendChild(plot);
-    box.appendChild(row);
+    row.appendChild(el("span"));
     var xAxis = el("div", "x-axis");
     xAxis.appendChild(el("span", "x-min", R.turns[0]));
     xAxis.appendChild(el("span", "x-name", word.toLowerCase()));
     xAxis.appendChild(el("span", "x-max", R.turns[count - 1]));
-    box.appendChild(xAxis);
+    row.appendChild(xAxis);
+    box.appendChild(row);
     var key = el("div", "key");
     seats.forEach(function (p) {
       var item = el("span", "key-item");

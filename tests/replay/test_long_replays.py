@@ -14,7 +14,10 @@ import pytest
 
 from runner.games.invaders import html_record as invaders_record
 from runner.replay.html import build_record, fit, page_json, render_page, write_html_replay
+from runner.replay.pack import unpacked
 from runner.replay.record import RecordBuilder, thin
+
+from tests.replay.test_lanes_timesteps import page_record
 
 DATA = Path(__file__).parents[1] / "games" / "invaders" / "data"
 
@@ -204,3 +207,42 @@ def test_a_gz_target_is_written_compressed(match_logs, tmp_path) -> None:
     assert size == len(data) and data[:2] == b"\x1f\x8b"
     plain, _ = write_html_replay(match_logs["invaders"], tmp_path / "page.html")
     assert gzip.decompress(data) == plain.read_bytes()
+
+
+def _long_row(turn: int) -> str:
+    """A line of a 100,000-turn match as the session writes it: four towers and a few invaders, the invader
+    spawning every other turn, the life dropping from 100 to 99 at turn 50,000 (formatted, not json.dumps'd:
+    100,000 of them)."""
+    towers = ",".join(f'[{95 + k},"turret",1,1,{(turn + k) % 3},0]' for k in range(4))
+    invaders = ",".join(f"[{(turn + 7 * k) % 95},10,12,0,0,0]" for k in range(turn % 4))
+    late = int(turn >= 50_000)
+    spawn = '{"hp":0,"defense":0,"stunRes":0}' if turn % 2 else "null"
+    return (f'{{"t":{turn},"ig":{turn % 23},"dg":{turn * 7 % 101},"life":{100 - late},"thru":{late},"inc":10,'
+            f'"bmax":0,"hpm":1,"tsls":0,"ia":{spawn},"da":null,"sp":{"true" if turn % 2 else "false"},'
+            f'"tw":[{towers}],"iv":[{invaders}],"ir":"{"applied" if turn % 2 else "none"}","dr":"none"}}\n')
+
+
+def test_a_100000_turn_invaders_page_is_under_2_mb_and_shows_every_turns_numbers(tmp_path, open_page) -> None:
+    """Issue 34: a 100,000-turn replay under 2 MB (its writing time is benchmarks/replay_long.py's), every turn's
+    numbers shown, a thinned turn's too; the life going from 100 to 99 is drawn on an axis from 0."""
+    log = tmp_path / "long"
+    log.mkdir()
+    (log / "match.json").write_text(json.dumps({"game": "invaders", "players": [
+        {"seat": "defender", "name": "defender - d"}, {"seat": "invader", "name": "invader - i"}]}))
+    (log / "log.jsonl").write_text("".join(_long_row(turn) for turn in range(1, 100_001)))
+    target, size = write_html_replay(log, tmp_path / "long.html")
+    assert size < 2_000_000
+    record = unpacked(json.loads(page_record(target)))
+    assert record["turns"] == list(range(1, 100_001))
+    index = record["frame_index"]
+    assert 100 < len(index) < 100_000
+    between = next(i for i in range(60_000, 100_000) if i not in set(index))  # a turn drawn with an earlier board
+    turn = record["turns"][between]
+    opened = open_page(target, f"#round={turn}")
+    assert opened.errors == [] and opened.round == turn
+    assert opened.numbers("defender") == {"life": "99", "gold": str((turn * 7) % 101), "towers": "4"}
+    assert opened.numbers("invader") == {"gold": str(turn % 23), "invaders": str(turn % 4)}
+    assert opened.page.evaluate("document.getElementById('describe').textContent").startswith("board of turn ")
+    axis = opened.page.evaluate("""[...document.querySelectorAll('.chart[data-stat="life"] .y-axis span')]
+                                   .map(span => span.textContent)""")
+    assert axis == ["100", "0"]
