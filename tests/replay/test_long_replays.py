@@ -37,7 +37,8 @@ def test_boards_halve_as_they_outgrow_the_budget_and_every_turn_keeps_its_number
         return make
 
     for turn in range(1, 5001):
-        builder.add(turn, [{"n": turn}, {"n": -turn}], [f"c{turn}", ""], [("ok", ""), ("none", "")], ["", ""], frame(turn), 100)
+        builder.add(turn, [{"n": turn}, {"n": -turn}], [f"c{turn}", ""], [("ok", ""), ("none", "")], ["", ""],
+                    frame(turn), 100)
         if turn == 2345:
             builder.mark(turn, "crash", "boom")
     record = builder.build({})

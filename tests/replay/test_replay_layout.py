@@ -25,12 +25,14 @@ WIDTHS = (900, 1400)
 #: game -> the labels its board must draw, from its record's board. Every registered game needs one (the
 #: first test says which is missing).
 COORDINATES: dict[str, Callable[[dict[str, Any]], list[str]]] = {
-    "tower-defence": lambda r: [str(x) for x in range(r["board"]["width"])] + [str(y) for y in range(r["board"]["height"])],
+    "tower-defence": lambda r: ([str(x) for x in range(r["board"]["width"])]
+                                + [str(y) for y in range(r["board"]["height"])]),
     "lanes": lambda r: ([str(col) for col in range(r["board"]["width"])]
                         + [str(row) for row in range(r["board"]["rows"])]) * 2
     # the timestep chart's axes and key
     + ["1", str(r["board"]["timesteps"]), "timestep", "lane 1: P2's soldiers (left axis)",
-       "lane 2: P1's soldiers (left axis)", "lane 1: P1's towers' HP (right axis)", "lane 2: P2's towers' HP (right axis)"],
+       "lane 2: P1's soldiers (left axis)", "lane 1: P1's towers' HP (right axis)",
+       "lane 2: P2's towers' HP (right axis)"],
     "invaders": lambda r: [str(pos) for pos in range(r["board"]["length"])],
     "warzone": lambda r: [f"{t[0]} {t[1]}" for t in r["board"]["territories"]],
 }

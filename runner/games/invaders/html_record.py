@@ -1,11 +1,11 @@
 """The compact record of an Invaders log (or spec 16 trace) for the HTML replay (runner/replay/record.py).
 
-Every played turn has its numbers (life: the defender's; gold and units on the path, towers or invaders,
-per seat), both answers and what became of them. A frame is the 100-cell path after the turn as
-`[towers, invaders]`, where `towers` is a 100-character string (T turret, B bomb, S stunner, lower case
+Every played turn has each side's own numbers (the defender's life, gold and towers; the invader's gold and
+invaders on the path), both answers and what became of them (the bot output is the core's to read). A frame
+is the 100-cell path after the turn as `[towers, invaders]`, where `towers` is a 100-character string (T turret, B bomb, S stunner, lower case
 while cooling down, `.` empty) and `invaders` is flat `[pos, hp, maxhp, stun_time, ...]`; frames are kept
-for about FRAME_BYTES in all (every turn of a usual game, every 32nd of a 100,000-turn one with a full
-path: RecordBuilder `frame_bytes`). Bots run persistently, so the log keeps no bot output.
+for about FRAME_BYTES in all (every turn of a usual game, one in a hundred or so of a 100,000-turn one with a
+full path: RecordBuilder `frame_bytes`).
 
 A 100,000-turn log is ~200 MB of JSON lines, and parsing it whole takes longer than the replay may (issue
 32: under 3 s); so a line laid out as the session writes it is cut apart (`_turn`): its leading numbers by
@@ -89,8 +89,8 @@ def _record_turns(path: Path) -> Iterator[Turn]:
 
 
 def html_record(path: Path) -> dict[str, Any]:
-    return record_of(path, Replayed("invaders", "Invaders", SEATS, STATS, _record_turns(path), {"length": C.BOARD_LENGTH},
-                                    max_bytes=MAX_BYTES, frame_bytes=FRAME_BYTES))
+    return record_of(path, Replayed("invaders", "Invaders", SEATS, STATS, _record_turns(path),
+                                    {"length": C.BOARD_LENGTH}, max_bytes=MAX_BYTES, frame_bytes=FRAME_BYTES))
 
 
 @attrs.frozen
