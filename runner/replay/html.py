@@ -1,9 +1,11 @@
 """`td-runner replay LOG --html`: one self-contained HTML page that plays a match log, for every game.
 
 The game turns its log into a compact record and gives the JavaScript that draws its board (the optional
-`Game.html_replay(path) -> (record, board_js)` hook, see record.py); this module adds what the runner
-itself knows (match.json's result and per-turn bot events), thins the record when it is over its size
-limit (boards first, whole turns only when their numbers alone are too big), and fills viewer.html's
+`Game.html_replay(path) -> (record, board_js)` hook, see record.py and source.py); this module adds what the
+runner itself knows (the core's fault model: match.json's per-turn fault events as the badges, in the core's
+words, once per fault, and a marker for every fault and refused answer; the result line), thins the record
+when it is over its size limit (boards first, whole turns only when their numbers alone are too big; sizes
+are of the packed page JSON, pack.py), and fills viewer.html's
 placeholders with the style, record, board script and viewer script in one pass (a bot's name or output is
 never read as a placeholder, and the record's JSON cannot end its <script> element). The page has a
 Content-Security-Policy that forbids every network request. A league keeps its pages gzipped

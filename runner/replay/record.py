@@ -1,12 +1,14 @@
-"""The compact record an HTML replay embeds, and the helpers games use to build it.
+"""The compact record an HTML replay embeds, and the builder that makes it.
 
-A game's `html_replay(path)` hook returns `(record, board_js)`. The record is plain JSON data, one entry per
-turn shown, kept column-wise so that a 100,000-turn match stays small:
+A game's `html_replay(path)` hook returns `(record, board_js)`; a game makes the record by handing its log to
+the core in one small shape (source.py, assemble.py), which fills a RecordBuilder. The record is plain JSON
+data, one entry per turn shown, kept column-wise so that a 100,000-turn match stays small (and its columns
+packed in the page: pack.py):
 
     {"format": 1, "game": "invaders", "title": "Invaders", "turn_word": "Turn",
      "seats": [{"seat": "defender", "name": "defender - Bot"}, ...],
      "turns": [1, 2, ...],                      # the turn number of each turn shown, ascending
-     "stats": [{"name": "life", "values": [[...per turn...] per seat]}, ...],
+     "stats": [{"name": "life", "values": [[...per turn...] per seat]}, ...],  # None: not that seat's number
      "commands": [[...per turn...] per seat],   # the command (answer) the seat gave at that turn ("" none)
      "rulings": [[[kind, text] per turn] per seat],  # the runner's ruling on it, kind in RULING_KINDS (equal
                                                      # rulings may be one list: replace one, never change it)
@@ -20,11 +22,13 @@ turn shown, kept column-wise so that a 100,000-turn match stays small:
      "result": "...", "note": "...", "max_bytes": N,
      "step_word": "Timestep"}                   # optional: frames have sub-steps (below)
 
-Every turn has its numbers, commands, rulings and outputs; a long match (Invaders: 100,000 turns) keeps a
+Every turn has its numbers, commands, rulings and outputs (the viewer shows a seat only the numbers it has,
+and charts each from 0 with its axis values and a key of the seats drawn); a long match (Invaders: 100,000 turns) keeps a
 board frame for only some of them (`frame_index`, see RecordBuilder's `frame_bytes`): a turn without one
 shows the board of the last turn before it that has one, and says so.
 
-The board JavaScript (the game's `html_board.js`) sets `window.ReplayBoard = {aspect(record), draw(ctx,
+The board JavaScript (the game's `html_board.js`) draws the board's coordinates as the commands name them
+(the page's tests read what it wrote with `ReplayViewer.boardText()`) and sets `window.ReplayBoard = {aspect(record), draw(ctx,
 width, height, record, index, colors, step), describe(record, index, step), steps(record, index)}`, where
 `index` is a frame's (`record.frames[index]`); `describe` and `steps` are optional. A game whose turns
 have an inside worth watching (Lanes' 100 timesteps) gives `steps`: frame `index` then has sub-steps

@@ -33,7 +33,9 @@ def shown(value: Any) -> str:
 
 
 def expected_numbers(record: dict[str, Any], index: int) -> dict[str, dict[str, str]]:
-    return {seat["seat"]: {stat["name"]: shown(stat["values"][p][index]) for stat in record["stats"]}
+    """Each seat's own numbers at a turn (a stat the seat never has is not in its panel)."""
+    return {seat["seat"]: {stat["name"]: shown(stat["values"][p][index]) for stat in record["stats"]
+                           if any(value is not None for value in stat["values"][p])}
             for p, seat in enumerate(record["seats"])}
 
 
