@@ -71,14 +71,16 @@ class _FolderFiles:
 
 
 def _outputs(path: Path, replayed: Replayed, log: FolderLog | JsonlLog,
-             names: dict[str, str]) -> Callable[[int, str], str]:
-    """turn, seat -> the bot's output the log keeps for that turn ("" none)."""
+             names: dict[str, str]) -> Callable[[int, str], str] | None:
+    """turn, seat -> the bot's output the log keeps for that turn ("" none); None: the log keeps none."""
     if isinstance(log, FolderLog):
         files = _FolderFiles(path, log, names)
         return lambda turn, seat: files.read(turn, seat, log.output) or ""
     folder = Path(path) if Path(path).is_dir() else None  # a trace file has no bot output beside it
     by_seat = {seat: read_turns(output_path(folder, log.output_folder, seat)) if folder else {}
                for seat in replayed.seats}
+    if not any(by_seat.values()):
+        return None
     return lambda turn, seat: by_seat[seat].get(turn, "")
 
 
@@ -98,7 +100,8 @@ def record_of(path: Path, replayed: Replayed) -> dict[str, Any]:
             last = parts = turn.seats
             commands = [part.command for part in parts]
             rulings = [part.ruling for part in parts]
-            outputs = [part.output for part in parts]
+            outputs = [("" if read_output is None else None) if part.output is None else part.output
+                       for part in parts]
         sent, said = commands, outputs
         if files is not None and None in commands:
             sent = [files.read(turn.number, seat, files.log.answer) or "" if command is None else command
