@@ -18,18 +18,29 @@ from runner.games import get_game
 from runner.games.interface import FolderLog, JsonlLog
 from runner.matchlog.bot_output import output_path, read_turns
 from runner.replay.record import RecordBuilder
-from runner.replay.source import Replayed, SeatTurn, late
+from runner.replay.source import Replayed, late
+
+
+def read_text(path: Path) -> str | None:
+    """A log file's text as a replay shows it (bytes that are not UTF-8 replaced), None when it cannot be read."""
+    try:
+        return path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def read_json(path: Path) -> Any:
+    """A log file's JSON, None when it cannot be read or is not JSON."""
+    text = read_text(path)
+    try:
+        return None if text is None else json.loads(text)
+    except ValueError:
+        return None
 
 
 def read_match_json(path: Path) -> dict[str, Any] | None:
     """A log folder's match.json as a dict, or None (no folder, no file, not a JSON object)."""
-    summary = Path(path) / "match.json"
-    if not summary.is_file():
-        return None
-    try:
-        data = json.loads(summary.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    data = read_json(Path(path) / "match.json")
     return data if isinstance(data, dict) else None
 
 
@@ -39,13 +50,6 @@ def seat_names(path: Path, seats: list[str], fallback: dict[str, str]) -> dict[s
     found = {p.get("seat"): p.get("name") for p in (read_match_json(path) or {}).get("players") or []
              if isinstance(p, dict)}
     return {seat: str(found.get(seat) or fallback.get(seat) or seat) for seat in seats}
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_bytes().decode("utf-8", errors="replace")
-    except OSError:
-        return None
 
 
 class _FolderFiles:
@@ -67,7 +71,7 @@ class _FolderFiles:
 
     def read(self, turn: int, seat: str, name: str | None) -> str | None:
         folder = self.folder(turn, seat) if name else None
-        return _read(folder / name) if folder is not None else None
+        return read_text(folder / name) if folder is not None else None
 
 
 def _outputs(path: Path, replayed: Replayed, log: FolderLog | JsonlLog,

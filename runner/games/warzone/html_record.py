@@ -10,7 +10,6 @@ turn's attacks: `{"o": [owner seat index or -1, armies, ...] per territory, "a":
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from runner.games.warzone.layout import layout, usable
 from runner.games.warzone.loading import read_map
 from runner.games.warzone.logs import EVENTS_FILE, MAP_FILE, STATE_FILE, seat_folder, turn_folders
 from runner.games.warzone.protocol.event_text import render_event
-from runner.replay.assemble import read_match_json, record_of
+from runner.replay.assemble import read_json, read_match_json, read_text, record_of
 from runner.replay.source import Replayed, SeatTurn, Turn
 
 STATS = ("territories", "armies", "cards")
@@ -34,33 +33,14 @@ STATUS_RULING = {"timeout": "fault", "crash": "fault", "failed_to_start": "fault
 STATUS_WORDS = {"no_file": "no orders.txt: no orders", "refused": "orders.txt refused (not read): no orders"}
 
 
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _read_text(path: Path | None) -> str | None:
-    if path is None or not path.is_file():
-        return None
-    return path.read_bytes().decode("utf-8", errors="replace")
-
-
 def _coordinates(lines: list[str], line: int) -> tuple[float, float] | None:
     """x, y of a territory from its map line (Domination `id name continent x y`, Conquest `name,x,y,...`)."""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    pair = text.split(",")[1:3] if "," in text else text.split()[3:5]
     try:
-        text = lines[line - 1]
-    except IndexError:
+        return float(pair[0]), float(pair[1])
+    except (ValueError, IndexError):
         return None
-    fields = text.split(",") if "," in text else text.split()
-    candidates = (fields[1:3],) if "," in text else (fields[3:5],)
-    for pair in candidates:
-        try:
-            return float(pair[0]), float(pair[1])
-        except (ValueError, IndexError):
-            return None
-    return None
 
 
 def _board(path: Path, name: str | None) -> dict[str, Any]:
@@ -82,7 +62,7 @@ def _board(path: Path, name: str | None) -> dict[str, Any]:
 def _state(folder: Path, seats: list[str]) -> dict[str, Any]:
     for seat in seats:
         found = seat_folder(folder, seat)
-        state = _read_json(found / STATE_FILE) if found is not None else None
+        state = read_json(found / STATE_FILE) if found is not None else None
         if isinstance(state, dict):
             return state
     return {}
@@ -91,7 +71,7 @@ def _state(folder: Path, seats: list[str]) -> dict[str, Any]:
 def _turns(path: Path, seats: list[str], count: int) -> Iterator[Turn]:
     names = {p.get("seat"): p.get("name") for p in (read_match_json(path) or {}).get("players") or []}
     for turn, folder in turn_folders(path):
-        state, events = _state(folder, seats), _read_json(folder / EVENTS_FILE) or {}
+        state, events = _state(folder, seats), read_json(folder / EVENTS_FILE) or {}
         by_seat = {p.get("seat"): p for p in state.get("players") or []}
         owners = [-1, 0] * count
         for cell in state.get("board") or []:
@@ -124,7 +104,7 @@ def html_record(path: Path) -> dict[str, Any]:
     if not folders or not seats:
         raise UserError(f"{path}: not a Warzone log (needs match.json and Turn folders)")
     board = _board(path, match.get("map_name"))
-    result = " ".join((_read_text(folders[-1][1] / "result.txt") or "").split()[:12])
+    result = " ".join((read_text(folders[-1][1] / "result.txt") or "").split()[:12])
     return record_of(path, Replayed("warzone", "Warzone", seats, STATS,
                                     _turns(path, seats, len(board["territories"])), board, result=result))
 
