@@ -1,9 +1,11 @@
 """`td-runner replay LOG --html`: one self-contained HTML page that plays a match log, for every game.
 
 The game turns its log into a compact record and gives the JavaScript that draws its board (the optional
-`Game.html_replay(path) -> (record, board_js)` hook, see record.py); this module adds what the runner
-itself knows (match.json's result and per-turn bot events), thins the record when it is over its size
-limit (boards first, whole turns only when their numbers alone are too big), and fills viewer.html's
+`Game.html_replay(path) -> (record, board_js)` hook, see record.py and source.py); this module adds what the
+runner itself knows (the core's fault model: match.json's per-turn fault events as the badges, in the core's
+words, once per fault, and a marker for every fault and refused answer; the result line), thins the record
+when it is over its size limit (boards first, whole turns only when their numbers alone are too big; sizes
+are of the packed page JSON, pack.py), and fills viewer.html's
 placeholders with the style, record, board script and viewer script in one pass (a bot's name or output is
 never read as a placeholder, and the record's JSON cannot end its <script> element). The page has a
 Content-Security-Policy that forbids every network request. A league keeps its pages gzipped
@@ -22,17 +24,24 @@ from typing import Any
 
 from runner.errors import UserError
 from runner.games import game_of_log
+from runner.replay.assemble import read_match_json
+from runner.replay.pack import packed
 from runner.replay.record import frames_of, thin, thin_frames
 
 #: A record over this many bytes of JSON is thinned (a game may ask for less with `max_bytes`).
 DEFAULT_MAX_BYTES = 9_000_000
 
-#: Words of match.json bot events -> (ruling kind, marker kind).
+#: The core's words for a fault (match.json events; a game's log quoting them, as Lanes' E01) -> the ruling and
+#: marker kind: read only when match.json does not name each event's fault (a log from before it did).
 _EVENT_KINDS = (("timed out", "timeout"), ("timeout", "timeout"), ("over budget", "timeout"),
+                ("did not finish", "timeout"), ("did not answer", "timeout"), ("went over", "timeout"),
                 ("answer within", "timeout"),  # persistent: "no answer within 1000 ms; ...", "no start-up and ..."
-                ("exit code", "crash"), ("signal", "crash"), ("killed", "crash"), ("crash", "crash"),
-                ("failed to start", "crash"), ("ended", "crash"), ("no answer", "crash"))
+                ("exit code", "crash"), ("exited", "crash"), ("signal", "crash"), ("killed", "crash"),
+                ("crash", "crash"), ("failed to start", "crash"), ("could not be started", "crash"),
+                ("bot failed", "crash"), ("ended", "crash"), ("no answer", "crash"), ("stopped answering", "crash"))
 
+#: match.json's fault kinds (runner/match.py PlayerTally) -> the ruling and marker kind
+_FAULT_KINDS = {"timeout": "timeout", "over_budget": "timeout", "crash": "crash", "failed_to_start": "crash"}
 
 def _asset(name: str) -> str:
     return resources.files("runner.replay").joinpath(name).read_text(encoding="utf-8")
@@ -46,25 +55,14 @@ def html_hook(game: Any):
     return hook
 
 
-def _read_match_json(path: Path) -> dict[str, Any] | None:
-    summary = path / "match.json" if path.is_dir() else None
-    if summary is None or not summary.is_file():
-        return None
-    try:
-        data = json.loads(summary.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-#: match.json's fault kinds (runner/match.py PlayerTally) -> the ruling and marker kind
-_FAULT_KINDS = {"timeout": "timeout", "over_budget": "timeout", "crash": "crash", "failed_to_start": "crash"}
+#: Rulings that are a seat's own doing, marked on the scrub bar.
+MARKED = ("invalid", "timeout", "crash")
 
 
 def _has_fault_keys(match: dict[str, Any]) -> bool:
     """Whether match.json gives each fault's kind (`over_budget` beside the counts): then events without a
     `fault` are notes, not faults, and their words are not guessed at."""
-    return any("over_budget" in player for player in match.get("players") or [])
+    return any("over_budget" in player for player in match.get("players") or [] if isinstance(player, dict))
 
 
 def _event_kind(text: str) -> str:
@@ -72,33 +70,48 @@ def _event_kind(text: str) -> str:
     return next((kind for words, kind in _EVENT_KINDS if words in lowered), "")
 
 
-def add_match_events(record: dict[str, Any], match: dict[str, Any]) -> None:
-    """match.json's per-turn bot events (time-outs, exit codes, ...) into the rulings and the markers."""
+def add_match_events(record: dict[str, Any], match: dict[str, Any] | None) -> None:
+    """The core's fault model on the record: match.json's per-turn bot events (time-outs, exit codes, ...)
+    become the rulings' badges, in the core's words, once per fault; a game's `fault` ruling that no event
+    names (a dead persistent bot's later turns, counted once) is `none`; every seat's own fault or refused
+    answer gets one marker. A log without match.json's fault kinds is read by the events' and rulings' words."""
+    match = match or {}
     index_of = {turn: i for i, turn in enumerate(record["turns"])}
     seat_index = {seat["seat"]: p for p, seat in enumerate(record["seats"])}
     guess = not _has_fault_keys(match)  # a log from before the core's fault events: kinds from the words
     # one marker per seat's fault: the game's own marker (its text starts with the seat's name) stands
     marked = {(marker[0], marker[1], str(marker[2]).split(": ", 1)[0]) for marker in record["markers"]}
+
+    def mark(turn: Any, kind: str, name: str, text: str) -> None:
+        if kind in MARKED and isinstance(turn, int) and (turn, kind, name) not in marked:
+            marked.add((turn, kind, name))
+            record["markers"].append([turn, kind, f"{name}: {text}"])
+
     for player in match.get("players") or []:
-        p = seat_index.get(player.get("seat"))
+        p = seat_index.get(player.get("seat")) if isinstance(player, dict) else None
         if p is None:
             continue
+        name = record["seats"][p]["name"]
         for event in player.get("events") or []:
             turn, text = event.get("round"), str(event.get("event", ""))
             fault = event.get("fault")  # the core's one event per fault; a note that is no fault has none
-            kind = _FAULT_KINDS.get(fault, "crash") if fault else ""
-            if not fault and guess:
-                kind = _event_kind(text)
+            kind = _FAULT_KINDS.get(fault, "crash") if fault else (_event_kind(text) if guess else "")
             i = index_of.get(turn)
-            if i is not None:
+            if i is not None:  # (a ruling list may be shared by many turns: replaced, never changed)
                 ruling = record["rulings"][p][i]
-                if kind and ruling[0] in ("ok", "none"):
-                    ruling[0] = kind
-                ruling[1] = f"{ruling[1]}; {text}" if ruling[1] else text
-            name = str(player.get("name", player.get("seat")))
-            if kind and isinstance(turn, int) and (turn, kind, name) not in marked:
-                marked.add((turn, kind, name))
-                record["markers"].append([turn, kind, f"{name}: {text}"])
+                joined = f"{ruling[1]}; {text}" if ruling[1] else text
+                if kind and ruling[0] == "fault":
+                    record["rulings"][p][i] = [kind, text]
+                else:
+                    record["rulings"][p][i] = [kind if kind and ruling[0] in ("ok", "none") else ruling[0], joined]
+            mark(turn, kind, name, text)
+    for p, column in enumerate(record["rulings"]):
+        name = record["seats"][p]["name"]
+        for i, ruling in enumerate(column):
+            if ruling[0] == "fault":
+                ruling = column[i] = [(_event_kind(ruling[1]) if guess else "") or "none", ruling[1]]
+            if ruling[0] in MARKED:
+                mark(record["turns"][i], ruling[0], name, ruling[1])
 
 
 def match_result(match: dict[str, Any], game: Any, turn_word: str = "turn") -> str:
@@ -119,14 +132,14 @@ def fit(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def fit_json(record: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """The record within its size limit, its note saying what was left out, and its JSON text. The boards go
-    first: frames are dropped (every k-th kept, and the first, the last and the marked turns') while every
-    turn keeps its numbers, commands and rulings; only when those alone are over the limit are whole turns
-    dropped."""
+    """The record within its size limit, its note saying what was left out, and its page JSON text (packed:
+    pack.py). The boards go first: frames are dropped (every k-th kept, and the first, the last and the marked
+    turns') while every turn keeps its numbers, commands and rulings; only when those alone are over the limit
+    are whole turns dropped."""
     limit = int(record.get("max_bytes") or DEFAULT_MAX_BYTES)
     base = record.get("note")
     record = _noted(record, base)
-    text = _json(record)
+    text = page_json(record)
     if len(text) <= limit or len(record["turns"]) < 3:
         return record, text
     sizes = [len(_json(frame)) + 1 for frame in record["frames"]]
@@ -135,7 +148,12 @@ def fit_json(record: dict[str, Any]) -> tuple[dict[str, Any], str]:
         record = _noted(_thin_boards(record, sizes, limit - rest), base)
     else:
         record = _thin_turns(record, limit, base)
-    return record, _json(record)
+    return record, page_json(record)
+
+
+def page_json(record: dict[str, Any]) -> str:
+    """The record's JSON text as the page embeds it: its per-turn columns packed."""
+    return _json(packed(record))
 
 
 def _noted(record: dict[str, Any], base: str | None) -> dict[str, Any]:
@@ -180,7 +198,7 @@ def _thin_turns(record: dict[str, Any], limit: int, base: str | None) -> dict[st
         keep = [i for i, turn in enumerate(record["turns"])
                 if i % stride == 0 or i == count - 1 or (turn in marked and len(marked) < count // stride)]
         thinned = _noted(thin(record, keep), base)
-        if len(_json(thinned)) <= limit or stride >= count:
+        if len(page_json(thinned)) <= limit or stride >= count:
             break
         stride = max(stride + 1, math.ceil(stride * 1.5))
     note = (f"thinned to fit {limit / 1e6:.0f} MB: {len(keep)} of {count} turns kept (one in {stride}, "
@@ -235,7 +253,7 @@ def render_page(record: dict[str, Any], board_js: str, record_json: str | None =
     return fill(_asset("viewer.html"), {
         "TITLE": _escape(title),
         "STYLE": _script_safe(_asset("viewer.css")),
-        "RECORD": script_safe_json(_json(record) if record_json is None else record_json),
+        "RECORD": script_safe_json(page_json(record) if record_json is None else record_json),
         "BOARD_JS": _script_safe(board_js),
         "VIEWER_JS": _script_safe(_asset("viewer.js")),
     })
@@ -259,9 +277,9 @@ def _finished_record(path: Path, public: bool = False, game_name: str | None = N
     record, board_js = html_hook(game)(path)
     if public:
         withhold_bot_output(record)
-    match = _read_match_json(path)
+    match = read_match_json(path) if path.is_dir() else None
+    add_match_events(record, match)
     if match is not None:
-        add_match_events(record, match)
         record["result"] = match_result(match, game, record.get("turn_word", "turn"))
     record["markers"].sort(key=lambda marker: marker[0])
     record, text = fit_json(record)

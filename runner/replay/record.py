@@ -1,14 +1,17 @@
-"""The compact record an HTML replay embeds, and the helpers games use to build it.
+"""The compact record an HTML replay embeds, and the builder that makes it.
 
-A game's `html_replay(path)` hook returns `(record, board_js)`. The record is plain JSON data, one entry per
-turn shown, kept column-wise so that a 100,000-turn match stays small:
+A game's `html_replay(path)` hook returns `(record, board_js)`; a game makes the record by handing its log to
+the core in one small shape (source.py, assemble.py), which fills a RecordBuilder. The record is plain JSON
+data, one entry per turn shown, kept column-wise so that a 100,000-turn match stays small (and its columns
+packed in the page: pack.py):
 
     {"format": 1, "game": "invaders", "title": "Invaders", "turn_word": "Turn",
      "seats": [{"seat": "defender", "name": "defender - Bot"}, ...],
      "turns": [1, 2, ...],                      # the turn number of each turn shown, ascending
-     "stats": [{"name": "life", "values": [[...per turn...] per seat]}, ...],
+     "stats": [{"name": "life", "values": [[...per turn...] per seat]}, ...],  # None: not that seat's number
      "commands": [[...per turn...] per seat],   # the command (answer) the seat gave at that turn ("" none)
-     "rulings": [[[kind, text] per turn] per seat],  # the runner's ruling on it, kind in RULING_KINDS
+     "rulings": [[[kind, text] per turn] per seat],  # the runner's ruling on it, kind in RULING_KINDS (equal
+                                                     # rulings may be one list: replace one, never change it)
      "outputs": [[...per turn...] per seat],    # the bot's output that turn (clipped; "" none)
      "markers": [[turn, kind, text], ...],      # notable turns for the scrub bar, kind in MARKER_KINDS
      "board": {...},                            # whatever the game's board JavaScript needs once
@@ -19,11 +22,13 @@ turn shown, kept column-wise so that a 100,000-turn match stays small:
      "result": "...", "note": "...", "max_bytes": N,
      "step_word": "Timestep"}                   # optional: frames have sub-steps (below)
 
-Every turn has its numbers, commands, rulings and outputs; a long match (Invaders: 100,000 turns) keeps a
+Every turn has its numbers, commands, rulings and outputs (the viewer shows a seat only the numbers it has,
+and charts each from 0 with its axis values and a key of the seats drawn); a long match (Invaders: 100,000 turns) keeps a
 board frame for only some of them (`frame_index`, see RecordBuilder's `frame_bytes`): a turn without one
 shows the board of the last turn before it that has one, and says so.
 
-The board JavaScript (the game's `html_board.js`) sets `window.ReplayBoard = {aspect(record), draw(ctx,
+The board JavaScript (the game's `html_board.js`) draws the board's coordinates as the commands name them
+(the page's tests read what it wrote with `ReplayViewer.boardText()`) and sets `window.ReplayBoard = {aspect(record), draw(ctx,
 width, height, record, index, colors, step), describe(record, index, step), steps(record, index)}`, where
 `index` is a frame's (`record.frames[index]`); `describe` and `steps` are optional. A game whose turns
 have an inside worth watching (Lanes' 100 timesteps) gives `steps`: frame `index` then has sub-steps
@@ -36,7 +41,7 @@ frame, so thinning keeps or drops a frame with all of its sub-steps.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 FORMAT = 1
@@ -91,10 +96,11 @@ class RecordBuilder:
         self.seats = [{"seat": seat, "name": name} for seat, name in seats]
         self.stat_names = list(stats)
         self.turns: list[int] = []
-        self.stats: list[list[list[Any]]] = [[[] for _ in self.seats] for _ in self.stat_names]
-        self.commands: list[list[str]] = [[] for _ in self.seats]
-        self.rulings: list[list[list[str]]] = [[] for _ in self.seats]
-        self.outputs: list[list[str]] = [[] for _ in self.seats]
+        # per turn, as given: each seat's numbers, and each seat's (command, ruling, output) as shown; turned
+        # into columns by `build` (one pass in C over 100,000 turns, not a dozen appends a turn)
+        self._numbers: list[Sequence[Mapping[str, Any]]] = []
+        self._answers: list[Sequence[tuple[str, list[str], str]]] = []
+        self._last: tuple[tuple[Any, Any, Any], Any] | None = None  # the last answers given, and as shown
         self.frames: list[Any] = []
         self.frame_index: list[int] = []  # the turn index of each kept frame
         self.markers: list[list[Any]] = []
@@ -104,29 +110,37 @@ class RecordBuilder:
         self._total = 0  # their sum
         self._pinned: dict[int, int] = {}  # turn index -> bytes of a marked turn's frame, kept whatever the stride
         self._latest: tuple[int, Any, int | None] | None = None  # the last turn's (index, frame, size), not kept
+        self._shared: dict[tuple[str, str], list[str]] = {}
 
-    def add(self, turn: int, stats: Sequence[Sequence[Any]], commands: Sequence[str | None],
+    def add(self, turn: int, numbers: Sequence[Mapping[str, Any]], commands: Sequence[str | None],
             rulings: Sequence[tuple[str, str]], outputs: Sequence[str | None], frame: Any,
             frame_size: int | None = None) -> None:
-        """One turn: `stats[s][p]` is stat s of seat p; commands, rulings, outputs per seat; `frame` the
-        board's data, or a function of no arguments that makes it. `frame_size`: about the frame's JSON
-        bytes, when the caller knows them without making it (a kept frame is then made only by `build`)."""
+        """One turn: `numbers[p]` is seat p's numbers (stat name -> value, its own stats only); commands,
+        rulings, outputs per seat; `frame` the board's data, or a function of no arguments that makes it.
+        `frame_size`: about the frame's JSON bytes, when the caller knows them without making it (a kept frame
+        is then made only by `build`). Answers equal to the last turn's are shown as they were (a long match
+        repeats its answers)."""
         index = len(self.turns)
         self.turns.append(turn)
-        for s, values in enumerate(stats):
-            columns = self.stats[s]
-            for p, value in enumerate(values):
-                columns[p].append(value)
-        for p, (command, (kind, text), output) in enumerate(zip(commands, rulings, outputs)):
-            self.commands[p].append(command if command and len(command) <= COMMAND_CHARS
-                                    else clip(command, COMMAND_CHARS))
-            self.rulings[p].append([kind, text])
-            self.outputs[p].append(clip(output) if output else "")
+        self._numbers.append(numbers)
+        last = self._last
+        if last is None or not (commands == last[0][0] and rulings == last[0][1] and outputs == last[0][2]):
+            shown = tuple(self._shown(command, ruling, output)
+                          for command, ruling, output in zip(commands, rulings, outputs))
+            last = self._last = ((commands, rulings, outputs), shown)
+        self._answers.append(last[1])
         if self.frame_bytes is None or index % self.stride == 0:
             self._keep(index, frame, frame_size)
             self._latest = None
         else:
             self._latest = (index, frame, frame_size)
+
+    def _shown(self, command: str | None, ruling: tuple[str, str], output: str | None) -> tuple[str, list[str], str]:
+        found = self._shared.get(tuple(ruling))  # one list per distinct ruling: replaced, never changed in place
+        if found is None:
+            found = self._shared[tuple(ruling)] = list(ruling)
+        return (command if command and len(command) <= COMMAND_CHARS else clip(command, COMMAND_CHARS), found,
+                clip(output) if output else "")
 
     def mark(self, turn: int, kind: str, text: str) -> None:
         """A notable turn for the scrub bar; marking the turn just added keeps its board."""
@@ -171,11 +185,14 @@ class RecordBuilder:
             self.frame_index.append(self._latest[0])
             self._latest = None
         self.frames = [frame() if callable(frame) else frame for frame in self.frames]
+        seats = range(len(self.seats))
+        stats = [{"name": name, "values": [[own[p].get(name) for own in self._numbers] for p in seats]}
+                 for name in self.stat_names]
+        commands, rulings, outputs = ([[answers[p][k] for answers in self._answers] for p in seats] for k in range(3))
         record = {
             "format": FORMAT, "game": self.game, "title": self.title, "turn_word": self.turn_word,
-            "seats": self.seats, "turns": self.turns,
-            "stats": [{"name": name, "values": values} for name, values in zip(self.stat_names, self.stats)],
-            "commands": self.commands, "rulings": self.rulings, "outputs": self.outputs,
+            "seats": self.seats, "turns": self.turns, "stats": stats,
+            "commands": commands, "rulings": rulings, "outputs": outputs,
             "markers": self.markers, "board": board, "frames": self.frames, "result": result, "note": note,
         }
         if len(self.frames) < len(self.turns):

@@ -4,7 +4,38 @@
 // second bar steps through them, and "play through" plays them; without it the viewer is frames only.
 (function () {
   "use strict";
-  var R = JSON.parse(document.getElementById("record").textContent);
+  // a packed column (runner/replay/pack.py): {d: [first, step, [step, times], ...]} or {t: table, i: [index,
+  // [index, times], ...]}; a plain list is as it is
+  function unpack(column) {
+    if (Array.isArray(column)) return column;
+    var out = [], k, j, entry, times;
+    if (column.d) {
+      var value = column.d[0];
+      out.push(value);
+      for (k = 1; k < column.d.length; k++) {
+        entry = column.d[k];
+        times = Array.isArray(entry) ? entry[1] : 1;
+        for (j = 0; j < times; j++) { value += Array.isArray(entry) ? entry[0] : entry; out.push(value); }
+      }
+      return out;
+    }
+    for (k = 0; k < column.i.length; k++) {
+      entry = column.i[k];
+      times = Array.isArray(entry) ? entry[1] : 1;
+      var item = column.t[Array.isArray(entry) ? entry[0] : entry];
+      for (j = 0; j < times; j++) out.push(item);
+    }
+    return out;
+  }
+  function unpacked(record) {
+    if (!record.packed) return record;
+    record.turns = unpack(record.turns);
+    record.stats.forEach(function (stat) { stat.values = stat.values.map(unpack); });
+    ["commands", "rulings", "outputs"].forEach(function (key) { record[key] = record[key].map(unpack); });
+    if (record.frame_index) record.frame_index = unpack(record.frame_index);
+    return record;
+  }
+  var R = unpacked(JSON.parse(document.getElementById("record").textContent));
   var Board = window.ReplayBoard || null;
   var PALETTE = ["#1c7ed6", "#d6336c", "#2f9e44", "#e8590c", "#7048e8", "#0c8599"];
   var SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
@@ -46,12 +77,17 @@
     $("step").setAttribute("aria-label", stepWord.toLowerCase());
   }
 
+  // a seat's own numbers: the stats it has a value for at some turn (the Invaders invader has no life)
+  function owns(stat, p) {
+    return stat.values[p].some(function (v) { return v !== null && v !== undefined; });
+  }
   var panels = R.seats.map(function (seat, p) {
     var box = el("div", "player");
     box.style.borderLeftColor = colors[p];
     box.appendChild(el("h2", null, seat.name));
     var numbers = el("div", "numbers");
     var values = R.stats.map(function (stat) {
+      if (!owns(stat, p)) return null;
       var item = el("span");
       item.appendChild(el("span", "label", stat.name));
       var value = el("b");
@@ -127,22 +163,103 @@
     });
   })();
 
-  // charts: one small canvas per stat, one line per seat, a cursor at the shown frame
+  // charts: one per stat, one line per seat that has it (a long match drawn as each column of the plot's lowest
+  // and highest value), its values on the y axis from 0 (a life going from 100 to 99 is a small step, not a
+  // wipe-out), the first and last turn on the x axis, a key of the seats, a cursor at the shown turn
+  var SVG = "http://www.w3.org/2000/svg", PLOT_W = 1000, PLOT_H = 100, COLUMNS = 400;
+  function svg(tag, attributes) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attributes || {}).forEach(function (key) { node.setAttribute(key, attributes[key]); });
+    return node;
+  }
+  function axisValue(v) { return String(Math.round(v * 100) / 100); }
+  function xOf(i) { return count > 1 ? i / (count - 1) * PLOT_W : PLOT_W / 2; }
   var charts = R.stats.map(function (stat) {
-    var box = el("div", "chart");
-    box.appendChild(el("div", "name", stat.name));
-    var canvas = el("canvas");
-    box.appendChild(canvas);
-    $("charts").appendChild(box);
+    var seats = [];
     var lo = Infinity, hi = -Infinity;
-    stat.values.forEach(function (series) {
-      series.forEach(function (v) { if (typeof v === "number") { if (v < lo) lo = v; if (v > hi) hi = v; } });
+    stat.values.forEach(function (series, p) {
+      var numeric = false;
+      series.forEach(function (v) {
+        if (typeof v === "number") { numeric = true; if (v < lo) lo = v; if (v > hi) hi = v; }
+      });
+      if (numeric) seats.push(p);
     });
-    if (lo === Infinity) { lo = 0; hi = 1; }
-    if (lo > 0) lo = 0; // from zero: a life going from 100 to 99 is a small step, not a wipe-out
-    if (hi === lo) { hi = lo + 1; }
-    return { stat: stat, canvas: canvas, lo: lo, hi: hi };
-  });
+    if (!seats.length) return null;
+    if (lo > 0) lo = 0;
+    var top = hi === lo ? lo + 1 : hi;
+    var box = el("div", "chart");
+    box.dataset.stat = stat.name;
+    box.appendChild(el("div", "name", stat.name));
+    var row = el("div", "plot-grid");  // y axis | plot, then (nothing) | x axis
+    var axis = el("div", "y-axis");
+    axis.appendChild(el("span", "y-max", axisValue(top)));
+    axis.appendChild(el("span", "y-min", axisValue(lo)));
+    row.appendChild(axis);
+    var plot = svg("svg", { "class": "plot", viewBox: "0 0 " + PLOT_W + " " + PLOT_H, preserveAspectRatio: "none" });
+    function y(v) { return PLOT_H - 2 - (v - lo) / (top - lo) * (PLOT_H - 4); }
+    seats.forEach(function (p) {
+      var series = stat.values[p], points = [], size = Math.max(1, Math.ceil(count / COLUMNS));
+      for (var start = 0; start < count; start += size) {
+        var low = Infinity, high = -Infinity, end = Math.min(count, start + size);
+        for (var i = start; i < end; i++) {
+          var v = series[i];
+          if (typeof v === "number") { if (v < low) low = v; if (v > high) high = v; }
+        }
+        if (low === Infinity) continue;
+        var x = xOf(start + (end - 1 - start) / 2);
+        points.push(x.toFixed(1) + "," + y(high).toFixed(2));
+        if (low !== high) points.push(x.toFixed(1) + "," + y(low).toFixed(2));
+      }
+      plot.appendChild(svg("polyline", { points: points.join(" "), fill: "none", stroke: colors[p],
+                                         "stroke-width": "1.6", "vector-effect": "non-scaling-stroke" }));
+    });
+    var cursor = svg("line", { y1: 0, y2: PLOT_H, stroke: "rgba(0,0,0,0.55)", "stroke-width": "1",
+                               "vector-effect": "non-scaling-stroke" });
+    plot.appendChild(cursor);
+    row.appendChild(plot);
+    row.appendChild(el("span"));
+    var xAxis = el("div", "x-axis");
+    xAxis.appendChild(el("span", "x-min", R.turns[0]));
+    xAxis.appendChild(el("span", "x-name", word.toLowerCase()));
+    xAxis.appendChild(el("span", "x-max", R.turns[count - 1]));
+    row.appendChild(xAxis);
+    box.appendChild(row);
+    var key = el("div", "key");
+    seats.forEach(function (p) {
+      var item = el("span", "key-item");
+      var swatch = el("span", "swatch");
+      swatch.style.background = colors[p];
+      item.appendChild(swatch);
+      item.appendChild(document.createTextNode(R.seats[p].seat));
+      item.title = R.seats[p].name;
+      key.appendChild(item);
+    });
+    box.appendChild(key);
+    $("charts").appendChild(box);
+    return { cursor: cursor };
+  }).filter(Boolean);
+
+  function drawChart(chart) {
+    var x = xOf(state.index).toFixed(1);
+    chart.cursor.setAttribute("x1", x);
+    chart.cursor.setAttribute("x2", x);
+  }
+
+  // what the board's drawing wrote (its coordinates, names, numbers): [text, x, y, width] in CSS pixels, for
+  // the page's tests and for a reader's tools; the canvas itself holds only pixels
+  var boardText = [];
+  function recording(ctx) {
+    var fillText = ctx.fillText;
+    boardText = [];
+    ctx.fillText = function (text, x, y) {  // (the boards draw in CSS pixels: `sized` scales for the screen)
+      var width = ctx.measureText(String(text)).width, align = ctx.textAlign, left = x;
+      if (arguments.length > 3 && arguments[3] < width) width = arguments[3];  // fillText's maxWidth
+      if (align === "center") left = x - width / 2; else if (align === "right" || align === "end") left = x - width;
+      boardText.push([String(text), left, y, width]);
+      return fillText.apply(ctx, arguments);
+    };
+    return function () { ctx.fillText = fillText; };
+  }
 
   function sized(canvas, cssWidth, cssHeight) {
     var ratio = window.devicePixelRatio || 1;
@@ -151,35 +268,6 @@
     var ctx = canvas.getContext("2d");
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     return ctx;
-  }
-
-  function drawChart(chart) {
-    var W = 200, H = 56, pad = 3;
-    var ctx = sized(chart.canvas, W, H);
-    ctx.clearRect(0, 0, W, H);
-    var step = Math.max(1, Math.floor(count / W));
-    function x(i) { return count > 1 ? pad + i / (count - 1) * (W - 2 * pad) : W / 2; }
-    function y(v) { return H - pad - (v - chart.lo) / (chart.hi - chart.lo) * (H - 2 * pad); }
-    chart.stat.values.forEach(function (series, p) {
-      ctx.strokeStyle = colors[p];
-      ctx.lineWidth = 1.4;
-      ctx.beginPath();
-      var started = false;
-      for (var i = 0; i < count; i += step) {
-        var v = series[i];
-        if (typeof v !== "number") { started = false; continue; }
-        if (started) ctx.lineTo(x(i), y(v)); else { ctx.moveTo(x(i), y(v)); started = true; }
-      }
-      var last = series[count - 1];
-      if (started && typeof last === "number") ctx.lineTo(x(count - 1), y(last));
-      ctx.stroke();
-    });
-    ctx.strokeStyle = "rgba(0,0,0,0.55)";
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    ctx.moveTo(x(state.index), 0);
-    ctx.lineTo(x(state.index), H);
-    ctx.stroke();
   }
 
   function drawBoard() {
@@ -195,11 +283,30 @@
       return;
     }
     var frame = frameFor(state.index), own = ownFrame(state.index);
-    Board.draw(ctx, width, height, R, frame, colors, own ? state.step : undefined);
+    var done = recording(ctx);
+    try { Board.draw(ctx, width, height, R, frame, colors, own ? state.step : undefined); } finally { done(); }
     var words = Board.describe ? Board.describe(R, frame, own ? state.step : undefined) : "";
     if (!own) words = "board of " + word.toLowerCase() + " " + R.turns[frameAt[frame]] + " (drawn at some " +
       word.toLowerCase() + "s only): " + words;
     $("describe").textContent = words;
+  }
+
+  // the command as numbered lines (the numbers the rulings give: "line 7" is the 7th line of the file as
+  // sent, split at \n), the lines a ruling names marked
+  function showCommand(box, command, ruling) {
+    box.textContent = "";
+    if (command === "") { box.appendChild(el("span", "nothing", "(nothing)")); return; }
+    var named = {}, found, pattern = /\blines? (\d+)/g;
+    while ((found = pattern.exec(ruling)) !== null) named[found[1]] = true;
+    var lines = command.split("\n");
+    if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+    lines.forEach(function (text, i) {
+      var line = el("span", "line" + (named[i + 1] ? " named" : ""));
+      line.dataset.line = String(i + 1);
+      line.appendChild(el("span", "ln", i + 1));
+      line.appendChild(document.createTextNode(text.replace(/\r$/, "") + "\n"));
+      box.appendChild(line);
+    });
   }
 
   function format(v) {
@@ -233,10 +340,11 @@
     }
     R.seats.forEach(function (_, p) {
       var panel = panels[p];
-      R.stats.forEach(function (stat, s) { panel.values[s].textContent = format(stat.values[p][index]); });
-      var command = R.commands[p][index];
-      panel.command.textContent = command === "" ? "(nothing)" : command;
+      R.stats.forEach(function (stat, s) {
+        if (panel.values[s]) panel.values[s].textContent = format(stat.values[p][index]);
+      });
       var ruling = R.rulings[p][index] || ["none", ""];
+      showCommand(panel.command, R.commands[p][index], ruling[1] || "");
       panel.ruling.className = "ruling r-" + ruling[0];
       panel.ruling.textContent = ruling[0];
       panel.rulingText.textContent = ruling[1] || "";
@@ -353,7 +461,8 @@
   });
   window.addEventListener("resize", function () { drawBoard(); });
   window.ReplayViewer = { show: show, record: R, index: function () { return state.index; },
-                          step: function () { return state.step; } };
+                          step: function () { return state.step; },
+                          boardText: function () { return boardText.slice(); } };
   var start = fromHash();
   if (start === null) show(0); else show(start.index, start.step);
 })();

@@ -2,7 +2,8 @@
 Chromium (Debian's `chromium`, driven by playwright), for the HTML replay tests.
 
 The browser tests skip, saying why, where no Chromium or no playwright is installed. Set
-TD_RUNNER_SCREENSHOTS=DIR to keep each game's screenshot there (the README's come from `docs/replays`).
+TD_RUNNER_SCREENSHOTS=DIR to keep test_replay_layout.py's screenshots of each game at 900 and 1400 px there
+(`docs/replays` holds the README's).
 """
 
 from __future__ import annotations

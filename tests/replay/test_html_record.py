@@ -16,6 +16,7 @@ from runner.cli import main
 from runner.errors import UserError
 from runner.replay import html
 from runner.replay.html import build_record, fit, html_hook, render_page, write_html_replay
+from runner.replay.pack import unpacked
 from runner.replay.record import RULING_KINDS, MARKER_KINDS, RecordBuilder
 
 from tests.replay.conftest import MATCHES
@@ -36,7 +37,7 @@ def conformance_root(tmp_path_factory) -> Path:
 def _record_json(page: str) -> dict:
     found = re.search(r'<script type="application/json" id="record">(.*?)</script>', page, re.DOTALL)
     assert found, "no embedded record"
-    return json.loads(found.group(1))
+    return unpacked(json.loads(found.group(1)))
 
 
 def _check_shape(record: dict) -> None:
@@ -78,7 +79,9 @@ def test_invalid_commands_are_ruled_and_marked(conformance_root: Path) -> None:
     assert record["commands"][1][index] == "10,3,4"
     assert record["rulings"][1][index] == ["invalid", "Invalid command received: The position is out of bounds x:[10] y:[3]"]
     assert record["rulings"][0][index][0] == "none"
-    assert [13, "invalid", "Player B: Invalid command received: The position is out of bounds x:[10] y:[3]"] in record["markers"]
+    # the core marks every refused answer alike: the player's name, then the ruling
+    assert [13, "invalid", "B - RandomBot: Invalid command received: The position is out of bounds x:[10] y:[3]"] \
+        in record["markers"]
 
 
 def test_page_is_self_contained(match_logs, tmp_path: Path) -> None:
@@ -96,7 +99,7 @@ def test_page_is_self_contained(match_logs, tmp_path: Path) -> None:
 def test_match_events_become_rulings_and_markers() -> None:
     builder = RecordBuilder("g", "G", [("A", "A - x"), ("B", "B - y")], ["score"])
     for turn in (1, 2, 3):
-        builder.add(turn, [[turn, turn]], ["go", "go"], [("ok", "accepted")] * 2, ["", ""], {})
+        builder.add(turn, [{"score": turn}, {"score": turn}], ["go", "go"], [("ok", "accepted")] * 2, ["", ""], {})
     record = builder.build({})
     html.add_match_events(record, {"players": [
         {"seat": "B", "name": "B - y", "events": [{"round": 2, "event": "timed out after 2000 ms"}]},
@@ -113,11 +116,12 @@ def test_match_events_become_rulings_and_markers() -> None:
 def test_thinning_keeps_first_last_and_marked_turns_and_says_so() -> None:
     builder = RecordBuilder("g", "G", [("A", "A")], ["n"])
     for turn in range(1000):
-        builder.add(turn, [[turn]], ["x" * 50], [("ok", "")], ["y" * 50], {"pad": "z" * 100})
+        builder.add(turn, [{"n": turn}], [f"{turn}" + "x" * 50], [("ok", "")], [f"{turn}" + "y" * 50],
+                    {"pad": "z" * 100})  # every turn's answer its own: nothing to pack
     builder.mark(333, "crash", "boom")
     record = builder.build({}, max_bytes=60_000)
     thinned = fit(record)
-    assert len(json.dumps(thinned, separators=(",", ":"))) <= 60_000
+    assert len(html.page_json(thinned)) <= 60_000  # the page's record, packed
     _check_shape(thinned)
     assert thinned["turns"][0] == 0 and thinned["turns"][-1] == 999 and 333 in thinned["turns"]
     assert "thinned" in thinned["note"] and "of 1000 turns kept" in thinned["note"]
@@ -263,4 +267,4 @@ def test_warzone_no_file_and_refused_are_ruled_no_orders_not_accepted() -> None:
     assert _ruling("A", events("ok"), True, None) == ("ok", "every order accepted")
     assert _ruling("A", events("no_file"), True, None) == ("none", "no orders.txt: no orders")
     assert _ruling("A", events("refused"), True, None) == ("none", "orders.txt refused (not read): no orders")
-    assert _ruling("A", events("timeout"), True, None) == ("timeout", "timeout")
+    assert _ruling("A", events("timeout"), True, None) == ("fault", "timeout")  # the core names it

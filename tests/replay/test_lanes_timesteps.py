@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from runner.replay.pack import unpacked
 from runner.games.interface import Answer
 from runner.games.lanes.html_record import KILLED, ON_LANE, SCORED, battle, html_record
 from runner.games.lanes.logs import ANSWER, open_log, replay
@@ -189,7 +190,7 @@ def test_a_busy_match_page_stays_a_few_mb_for_100_turns(tmp_path: Path) -> None:
     write_folder_log(root, LanesConfig(start_hp=10**6, start_money=10**6, max_turns=8),
                      {"P1": fortress(512), "P2": fortress(512)})
     target, size = write_html_replay(root, tmp_path / "busy.html")
-    record = json.loads(page_record(target))
+    record = unpacked(json.loads(page_record(target)))
     assert record["step_word"] == "Timestep" and record["note"] == ""  # not thinned
     assert {kind for seat in record["rulings"] for kind, _ in seat} == {"ok"}
     assert [sum(len(lane["S"]) // 5 for lane in frame["b"]) for frame in record["frames"]] == [1024] * 8

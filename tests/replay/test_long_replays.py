@@ -13,8 +13,11 @@ from pathlib import Path
 import pytest
 
 from runner.games.invaders import html_record as invaders_record
-from runner.replay.html import build_record, fit, render_page, write_html_replay
+from runner.replay.html import build_record, fit, page_json, render_page, write_html_replay
+from runner.replay.pack import unpacked
 from runner.replay.record import RecordBuilder, thin
+
+from tests.replay.test_lanes_timesteps import page_record
 
 DATA = Path(__file__).parents[1] / "games" / "invaders" / "data"
 
@@ -34,7 +37,8 @@ def test_boards_halve_as_they_outgrow_the_budget_and_every_turn_keeps_its_number
         return make
 
     for turn in range(1, 5001):
-        builder.add(turn, [[turn, -turn]], [f"c{turn}", ""], [("ok", ""), ("none", "")], ["", ""], frame(turn), 100)
+        builder.add(turn, [{"n": turn}, {"n": -turn}], [f"c{turn}", ""], [("ok", ""), ("none", "")], ["", ""],
+                    frame(turn), 100)
         if turn == 2345:
             builder.mark(turn, "crash", "boom")
     record = builder.build({})
@@ -56,15 +60,16 @@ def test_boards_halve_as_they_outgrow_the_budget_and_every_turn_keeps_its_number
 def test_fit_drops_boards_before_turns_and_turns_only_when_the_numbers_alone_are_too_big() -> None:
     builder = _builder(frame_bytes=None)
     for turn in range(1000):
-        builder.add(turn, [[turn, turn]], ["x", "y"], [("ok", ""), ("ok", "")], ["", ""], {"pad": "z" * 500})
+        builder.add(turn, [{"n": turn}, {"n": turn}], [f"x{turn}", f"y{turn}"], [("ok", ""), ("ok", "")], ["", ""],
+                    {"pad": "z" * 500})
     builder.mark(777, "crash", "boom")
     record = builder.build({}, max_bytes=200_000)
     fitted = fit(record)
     assert fitted["turns"] == list(range(1000))  # every turn
-    assert len(json.dumps(fitted, separators=(",", ":"))) <= 200_000
+    assert len(page_json(fitted)) <= 200_000  # the page's record, packed
     assert 777 in fitted["frame_index"] and fitted["frame_index"][-1] == 999
     assert "of 1000 turns kept" not in fitted["note"]
-    small = builder.build({}, max_bytes=20_000)  # the numbers alone are over it: turns go too
+    small = builder.build({}, max_bytes=10_000)  # the numbers alone are over it: turns go too
     thinned = fit(small)
     assert len(thinned["turns"]) < 1000 and "turns kept (one in" in thinned["note"]
     assert thinned["turns"][0] == 0 and thinned["turns"][-1] == 999
@@ -73,7 +78,7 @@ def test_fit_drops_boards_before_turns_and_turns_only_when_the_numbers_alone_are
 def test_thinning_turns_keeps_each_kept_turns_own_frame() -> None:
     builder = _builder(frame_bytes=None)
     for turn in range(10):
-        builder.add(turn, [[turn, turn]], ["", ""], [("ok", ""), ("ok", "")], ["", ""], turn * 10)
+        builder.add(turn, [{"n": turn}, {"n": turn}], ["", ""], [("ok", ""), ("ok", "")], ["", ""], turn * 10)
     record = thin({**builder.build({}), "frame_index": [0, 3, 6, 9], "frames": [0, 30, 60, 90]}, [0, 2, 3, 9])
     assert record["turns"] == [0, 2, 3, 9]
     assert record["frame_index"] == [0, 2, 3] and record["frames"] == [0, 30, 90]
@@ -158,7 +163,8 @@ def test_invaders_fast_path_is_not_fooled_by_answers_spelling_the_board_keys(tmp
     assert record["stats"][2]["values"][0][:3] == [2, 2, 2]  # towers counted from the row's own list
     assert record["frames"][0] == ["." * 5 + "t" + "..." + "S" + "." * 90, [0, 10, 12, 0]]
     assert record["commands"][1][0] == json.dumps(HOSTILE_ANSWERS[1], separators=(",", ":"))
-    assert [17, "timeout", "invader - i: fault: timeout"] in record["markers"]
+    assert record["rulings"][1][16] == ["fault", "fault: timeout"]  # the game's word; the core names the fault
+    assert [17, "timeout", "invader - i: fault: timeout"] in build_record(log)[0]["markers"]
 
 
 def test_a_broken_line_is_one_error_naming_the_line(tmp_path) -> None:
@@ -187,7 +193,7 @@ def test_a_page_with_some_boards_shows_the_last_board_and_every_turns_numbers(tm
     assert opened.errors == []
     assert opened.round == record["turns"][between]
     assert opened.numbers("defender")["life"] == str(record["stats"][0]["values"][0][between])
-    assert opened.numbers("invader")["life"] == "-"
+    assert "life" not in opened.numbers("invader")  # the defender's number: not in the invader's panel
     described = opened.page.evaluate("document.getElementById('describe').textContent")
     assert described.startswith(f"board of turn {record['turns'][owner]} ")
     opened.page.evaluate(f"ReplayViewer.show({owner})")
@@ -202,3 +208,42 @@ def test_a_gz_target_is_written_compressed(match_logs, tmp_path) -> None:
     assert size == len(data) and data[:2] == b"\x1f\x8b"
     plain, _ = write_html_replay(match_logs["invaders"], tmp_path / "page.html")
     assert gzip.decompress(data) == plain.read_bytes()
+
+
+def _long_row(turn: int) -> str:
+    """A line of a 100,000-turn match as the session writes it: four towers and a few invaders, the invader
+    spawning every other turn, the life dropping from 100 to 99 at turn 50,000 (formatted, not json.dumps'd:
+    100,000 of them)."""
+    towers = ",".join(f'[{95 + k},"turret",1,1,{(turn + k) % 3},0]' for k in range(4))
+    invaders = ",".join(f"[{(turn + 7 * k) % 95},10,12,0,0,0]" for k in range(turn % 4))
+    late = int(turn >= 50_000)
+    spawn = '{"hp":0,"defense":0,"stunRes":0}' if turn % 2 else "null"
+    return (f'{{"t":{turn},"ig":{turn % 23},"dg":{turn * 7 % 101},"life":{100 - late},"thru":{late},"inc":10,'
+            f'"bmax":0,"hpm":1,"tsls":0,"ia":{spawn},"da":null,"sp":{"true" if turn % 2 else "false"},'
+            f'"tw":[{towers}],"iv":[{invaders}],"ir":"{"applied" if turn % 2 else "none"}","dr":"none"}}\n')
+
+
+def test_a_100000_turn_invaders_page_is_under_2_mb_and_shows_every_turns_numbers(tmp_path, open_page) -> None:
+    """Issue 34: a 100,000-turn replay under 2 MB (its writing time is benchmarks/replay_long.py's), every turn's
+    numbers shown, a thinned turn's too; the life going from 100 to 99 is drawn on an axis from 0."""
+    log = tmp_path / "long"
+    log.mkdir()
+    (log / "match.json").write_text(json.dumps({"game": "invaders", "players": [
+        {"seat": "defender", "name": "defender - d"}, {"seat": "invader", "name": "invader - i"}]}))
+    (log / "log.jsonl").write_text("".join(_long_row(turn) for turn in range(1, 100_001)))
+    target, size = write_html_replay(log, tmp_path / "long.html")
+    assert size < 2_000_000
+    record = unpacked(json.loads(page_record(target)))
+    assert record["turns"] == list(range(1, 100_001))
+    index = record["frame_index"]
+    assert 100 < len(index) < 100_000
+    between = next(i for i in range(60_000, 100_000) if i not in set(index))  # a turn drawn with an earlier board
+    turn = record["turns"][between]
+    opened = open_page(target, f"#round={turn}")
+    assert opened.errors == [] and opened.round == turn
+    assert opened.numbers("defender") == {"life": "99", "gold": str((turn * 7) % 101), "towers": "4"}
+    assert opened.numbers("invader") == {"gold": str(turn % 23), "invaders": str(turn % 4)}
+    assert opened.page.evaluate("document.getElementById('describe').textContent").startswith("board of turn ")
+    axis = opened.page.evaluate("""[...document.querySelectorAll('.chart[data-stat="life"] .y-axis span')]
+                                   .map(span => span.textContent)""")
+    assert axis == ["100", "0"]

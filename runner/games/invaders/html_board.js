@@ -1,5 +1,6 @@
 // Invaders board for the HTML replay: the 100-cell path folded into rows (a snake, entry at the top left,
-// the defender's base at the end), invaders walking on it with their health, towers beside it.
+// the defender's base at the end), invaders walking on it with their health, towers beside it, and under
+// each tower slot its cell number (the `pos` of a command).
 // Frame: [towers (100 characters: T turret, B bomb, S stunner, lower case cooling down, "." empty),
 //         invaders flat [pos, hp, maxhp, stunTime, ...]].
 window.ReplayBoard = {
@@ -23,12 +24,12 @@ window.ReplayBoard = {
       ctx.fillRect(at.x, at.y, cell, cell);
       ctx.fillStyle = "#f6f7f9";
       ctx.fillRect(at.x, at.y + cell, cell, cell);
-      if (pos % 10 === 0) {
-        ctx.fillStyle = "#999";
-        ctx.font = Math.round(cell * 0.32) + "px system-ui, sans-serif";
-        ctx.textAlign = "left";
-        ctx.fillText(String(pos), at.x + 1, at.y - 2);
-      }
+      ctx.fillStyle = pos % 10 === 0 ? "#495057" : "#868e96";
+      ctx.font = (pos % 10 === 0 ? "600 " : "") + Math.max(8, Math.round(cell * 0.3)) + "px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "top";
+      ctx.fillText(String(pos), at.x + cell / 2, at.y + cell * 2.03);
+      ctx.textBaseline = "alphabetic";
     }
     // turns of the snake
     ctx.strokeStyle = "#d8cfc0";
@@ -44,9 +45,9 @@ window.ReplayBoard = {
     // the base at the end of the path
     var base = place(length - 1);
     ctx.fillStyle = defenderColor;
-    ctx.font = "600 " + Math.round(cell * 0.4) + "px system-ui, sans-serif";
+    ctx.font = "600 " + Math.max(8, Math.round(cell * 0.28)) + "px system-ui, sans-serif";
     ctx.textAlign = "center";
-    ctx.fillText("base", base.x + cell / 2, base.y + band - cell * 0.05);
+    ctx.fillText("base", base.x + cell / 2, base.y + cell * 0.6, cell * 0.95);  // in the last cell, under any invader
     // towers
     ctx.textBaseline = "middle";
     for (var t = 0; t < length; t++) {

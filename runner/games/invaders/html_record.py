@@ -1,11 +1,11 @@
 """The compact record of an Invaders log (or spec 16 trace) for the HTML replay (runner/replay/record.py).
 
-Every played turn has its numbers (life: the defender's; gold and units on the path, towers or invaders,
-per seat), both answers and what became of them. A frame is the 100-cell path after the turn as
-`[towers, invaders]`, where `towers` is a 100-character string (T turret, B bomb, S stunner, lower case
+Every played turn has each side's own numbers (the defender's life, gold and towers; the invader's gold and
+invaders on the path), both answers and what became of them (the bot output is the core's to read). A frame
+is the 100-cell path after the turn as `[towers, invaders]`, where `towers` is a 100-character string (T turret, B bomb, S stunner, lower case
 while cooling down, `.` empty) and `invaders` is flat `[pos, hp, maxhp, stun_time, ...]`; frames are kept
-for about FRAME_BYTES in all (every turn of a usual game, every 32nd of a 100,000-turn one with a full
-path: RecordBuilder `frame_bytes`). Bots run persistently, so the log keeps no bot output.
+for about FRAME_BYTES in all (every turn of a usual game, one in a hundred or so of a 100,000-turn one with a
+full path: RecordBuilder `frame_bytes`).
 
 A 100,000-turn log is ~200 MB of JSON lines, and parsing it whole takes longer than the replay may (issue
 32: under 3 s); so a line laid out as the session writes it is cut apart (`_turn`): its leading numbers by
@@ -29,14 +29,13 @@ from runner.games.invaders.rules import constants as C
 from runner.games.invaders.rules.turn import APPLIED, NO_ACTION
 from runner.games.invaders.session import DEFENDER, INVADER, SEATS
 from runner.errors import UserError
-from runner.games.interface import JsonlLog
-from runner.matchlog.bot_output import output_path, read_turns
-from runner.replay.record import RecordBuilder
+from runner.replay.assemble import record_of
+from runner.replay.source import Replayed, SeatTurn, Turn
 
-MAX_BYTES = 30_000_000  # the whole record; the boards are held to FRAME_BYTES first
-FRAME_BYTES = 6_000_000  # issue 32: a 100,000-turn match loads in under 3 s and is under 2 MB gzipped
+MAX_BYTES = 1_900_000  # the whole record (issue 34: a 100,000-turn page under 2 MB); boards go first
+FRAME_BYTES = 1_200_000  # the boards, kept for some turns of a long match (RecordBuilder `frame_bytes`)
 LETTERS = {C.TURRET: "T", C.BOMB: "B", C.STUNNER: "S"}
-STATS = ("life", "gold", "units")
+STATS = ("life", "gold", "towers", "invaders")  # life and towers are the defender's, invaders the invader's
 BOARD_JS = Path(__file__).with_name("html_board.js")
 _ANSWER = {DEFENDER: ("da", "dr"), INVADER: ("ia", "ir")}
 
@@ -55,16 +54,17 @@ def _invaders(entries: list[Any]) -> list[Any]:
             for value in (pos, hp, maxhp, stun_time)]
 
 
-#: the log's fault words that are the core's faults -> the ruling kind (match.json counts the same)
-_FAULT_KINDS = {"timeout": "timeout", "over_budget": "timeout", "crash": "crash", "failed_to_start": "crash"}
+#: the core's faults (match.json counts and names them); any other fault word (an answer that is not JSON) is
+#: the answer's content, refused
+CORE_FAULTS = frozenset({"timeout", "over_budget", "crash", "failed_to_start"})
 DISQUALIFIED = "disqualified"
 
 
 def _ruling(seat: str, row: Mapping[str, Any]) -> tuple[str, str]:
     fault = (row.get("faults") or {}).get(seat)
-    if fault:  # the core's faults by their kind; any other (an answer that is not JSON) is refused content
-        kind = _FAULT_KINDS.get(fault, "invalid")
-        return kind, f"fault: {fault}" + ("; disqualified" if seat in (row.get("dq") or ()) else "")
+    if fault:
+        text = f"fault: {fault}" + ("; disqualified" if seat in (row.get("dq") or ()) else "")
+        return ("fault" if fault in CORE_FAULTS else "invalid"), text
     answer, result = (row.get(key) for key in _ANSWER[seat])
     if result == DISQUALIFIED:  # the other side was disqualified: this one did nothing wrong
         return "out", "the match ended: the other side was disqualified"
@@ -75,70 +75,43 @@ def _ruling(seat: str, row: Mapping[str, Any]) -> tuple[str, str]:
     return "invalid", str(result)
 
 
-def _names(path: Path) -> dict[str, str]:
-    summary = logs.read_match_json(path) if Path(path).is_dir() else None
-    found = {p.get("seat"): p.get("name") for p in (summary or {}).get("players") or []}
-    return {seat: found.get(seat) or seat for seat in SEATS}
+def _record_turns(path: Path) -> Iterator[Turn]:
+    cells: dict[str, str] = {}
+    last_through: int | None = None
+    for turn, life, defender_gold, invader_gold, through, play, towers, invaders in _turns(path):
+        marks = list(play.marks)
+        if last_through is not None and through > last_through:
+            marks.append(("breach", f"{through - last_through} invader(s) got through, life {life}"))
+        last_through = through
+        yield Turn(turn, play.seats, ({"life": life, "gold": defender_gold, "towers": _count(towers)},
+                                      {"gold": invader_gold, "invaders": _count(invaders)}),
+                   _frame_maker(towers, invaders, cells), marks, _frame_size(invaders))
 
 
 def html_record(path: Path) -> dict[str, Any]:
-    names = _names(path)
-    builder = RecordBuilder("invaders", "Invaders", [(seat, names[seat]) for seat in SEATS], STATS,
-                            frame_bytes=FRAME_BYTES)
-    folder = Path(path) if Path(path).is_dir() else None  # a trace file has no bot output beside it
-    output_folder = JsonlLog().output_folder  # the core's `bot-output/<seat>.txt`
-    seat_outputs = [read_turns(output_path(folder, output_folder, seat)) if folder else {} for seat in SEATS]
-    cells: dict[str, str] = {}
-    last_through: int | None = None
-    ended: set[str] = set()  # seats whose process has ended (`--faults ignore`): one crash, not one per turn
-    for turn, life, defender_gold, invader_gold, through, play, towers, invaders in _turns(path):
-        rulings = play.rulings
-        if ended:
-            rulings = tuple(("none", "no answer: the bot's process had ended") if seat in ended and ruling[0] == "crash"
-                            else ruling for seat, ruling in zip(SEATS, rulings))  # type: ignore[assignment]
-        builder.add(turn, [[life, None], [defender_gold, invader_gold], [_count(towers), _count(invaders)]],
-                    play.commands, rulings, [output.get(turn, "") for output in seat_outputs],
-                    _frame_maker(towers, invaders, cells),
-                    _frame_size(invaders))
-        for seat, kind, text in play.faults:
-            if kind == "crash":
-                if seat in ended:
-                    continue
-                ended.add(seat)
-            builder.mark(turn, kind, f"{names[seat]}: {text}")
-        if last_through is not None and through > last_through:
-            builder.mark(turn, "breach", f"{through - last_through} invader(s) got through, life {life}")
-        last_through = through
-        if play.end:
-            builder.mark(turn, "end", "the defender's life reached 0")
-    if not builder.turns:
-        raise UserError(f"{path}: no played turns in this log")
-    return builder.build({"length": C.BOARD_LENGTH}, max_bytes=MAX_BYTES,
-                         note="" if any(seat_outputs) else "the log keeps no bot output (bot-output/ is empty)")
+    return record_of(path, Replayed("invaders", "Invaders", SEATS, STATS, _record_turns(path),
+                                    {"length": C.BOARD_LENGTH}, max_bytes=MAX_BYTES, frame_bytes=FRAME_BYTES))
 
 
 @attrs.frozen
 class _Play:
     """What the seats answered in a turn and what the runner made of it (shared by the turns that match)."""
 
-    commands: tuple[str, str]
-    rulings: tuple[tuple[str, str], tuple[str, str]]
-    end: bool
-    faults: tuple[tuple[str, str, str], ...]  # (seat, kind, text) of the rulings the scrub bar marks
+    seats: tuple[SeatTurn, SeatTurn]
+    marks: tuple[tuple[str, str], ...]  # the end
 
 
 #: (turn, life, defender gold, invader gold, invaders through, play, towers' JSON text, invaders' JSON text)
-Turn = tuple[int, int, int, int, int, _Play, str, str]
+Row = tuple[int, int, int, int, int, _Play, str, str]
 
 
 def _play(row: Mapping[str, Any]) -> _Play:
-    rulings = tuple(_ruling(seat, row) for seat in SEATS)
-    faults = tuple((seat, kind, text) for seat, (kind, text) in zip(SEATS, rulings) if kind not in ("ok", "none"))
-    return _Play(tuple(_command(row.get(_ANSWER[seat][0])) for seat in SEATS),  # type: ignore[arg-type]
-                 rulings, bool(row.get("end")), faults)  # type: ignore[arg-type]
+    marks = (("end", "the defender's life reached 0"),) if row.get("end") else ()
+    return _Play(tuple(SeatTurn(_ruling(seat, row), _command(row.get(_ANSWER[seat][0]))) for seat in SEATS),
+                 marks)  # type: ignore[arg-type]
 
 
-def _turns(path: Path) -> Iterator[Turn]:
+def _turns(path: Path) -> Iterator[Row]:
     """Each played turn of a log folder or trace file (a trace's turn-0 row has no answers: left out)."""
     source = logs._rows_file(path)
     plays: dict[str, _Play] = {}
@@ -154,7 +127,7 @@ def _turns(path: Path) -> Iterator[Turn]:
         raise UserError(f"{source}: cannot read: {getattr(error, 'strerror', None) or error}") from None
 
 
-def _parsed_turn(line: str, where: str) -> Turn | None:
+def _parsed_turn(line: str, where: str) -> Row | None:
     """A line parsed whole (the slow way, any layout); None for a blank line or a row with no answers."""
     if not line.strip():
         return None
@@ -174,7 +147,7 @@ _LEAD = re.compile(r'\{"t":(\d+),"ig":(-?\d+),"dg":(-?\d+),"life":(-?\d+),"thru"
 _PLAYS = 10_000  # distinct answer texts remembered (a match with more is read a little slower)
 
 
-def _turn(line: str, plays: dict[str, _Play]) -> Turn | None:
+def _turn(line: str, plays: dict[str, _Play]) -> Row | None:
     """A line as the session writes it, cut apart without parsing it whole (module docstring); None when it
     is laid out otherwise (the caller parses it).
 

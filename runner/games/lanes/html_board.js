@@ -1,6 +1,6 @@
 // Lanes board for the HTML replay: both lanes (lane 1 is P1's, defended by its towers and attacked by P2's
 // soldiers; lane 2 the other way round), row 20 (the deploy row) at the top, the goal row 0 at the bottom,
-// and the turn's timesteps in a chart. A frame is a turn; its sub-steps are the battle (html_record.py has
+// each lane's row and column numbers, and the turn's timesteps in a chart with its axes and key. A frame is a turn; its sub-steps are the battle (html_record.py has
 // the encoding): 0 the lanes as the battle starts, t timestep t after its actions (what dies or scores in
 // it is still drawn, as a ghost), the last one the turn's end.
 // Frame: {s: [[8 numbers] per timestep], b: [{T, H, S, R, P, Z} per lane]}.
@@ -171,42 +171,74 @@
     });
   }
 
-  function drawChart(ctx, steps, step, b, width, height, lanesWidth, top, colors) {
-    var cx = lanesWidth + 10, cw = width - cx - 14, cy = top + 6, ch = height - top - 40;
-    ctx.strokeStyle = "#dee2e6";
-    ctx.lineWidth = 1;
-    ctx.strokeRect(cx, cy, cw, ch);
+  // the turn's timesteps: soldiers on each lane (solid, left axis) and each lane's towers' HP (dashed, right
+  // axis), both axes from 0, the timesteps along the bottom, a key of the four lines under it
+  function drawChart(ctx, steps, step, b, record, box, colors) {
+    var px0 = box.x + 30, px1 = box.x + box.w - 34, py0 = box.y + 8, py1 = box.y + box.h - 92;
+    var seats = record.seats.map(function (s) { return s.seat; });
+    var lines = [[0, 1, false, "lane 1: " + seats[1] + "'s soldiers"], [1, 0, false, "lane 2: " + seats[0] + "'s soldiers"],
+                 [2, 0, true, "lane 1: " + seats[0] + "'s towers' HP"], [3, 1, true, "lane 2: " + seats[1] + "'s towers' HP"]];
+    var soldiers = 1, hp = 1;
+    steps.forEach(function (row) {
+      soldiers = Math.max(soldiers, row[0], row[1]);
+      hp = Math.max(hp, row[2], row[3]);
+    });
     ctx.fillStyle = "#495057";
     ctx.font = "600 12px system-ui, sans-serif";
     ctx.textAlign = "left";
-    ctx.fillText("the turn's " + (b.timesteps || steps.length) + " timesteps", cx, 14);
-    if (!steps.length) return;
-    function xOf(t) { return cx + t / Math.max(1, steps.length - 1) * cw; }
-    [[0, 1, false], [1, 0, false], [2, 0, true], [3, 1, true]].forEach(function (s) {
-      var hi = 1;
-      steps.forEach(function (row) { hi = Math.max(hi, row[s[0]]); });
-      ctx.strokeStyle = colors[s[1]];
+    ctx.textBaseline = "alphabetic";
+    ctx.fillText("the turn's " + (b.timesteps || steps.length) + " timesteps", box.x, 14);
+    ctx.strokeStyle = "#adb5bd";
+    ctx.lineWidth = 1;
+    ctx.strokeRect(px0, py0, px1 - px0, py1 - py0);
+    ctx.font = "10px system-ui, sans-serif";
+    ctx.fillStyle = "#6b6b70";
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "right";
+    ctx.fillText(String(soldiers), px0 - 3, py0);
+    ctx.fillText("0", px0 - 3, py1);
+    ctx.textAlign = "left";
+    ctx.fillText(String(hp), px1 + 3, py0);
+    ctx.fillText("0", px1 + 3, py1);
+    ctx.textBaseline = "top";
+    ctx.textAlign = "center";
+    var last = Math.max(1, steps.length || b.timesteps || 1);
+    ctx.fillText("1", px0, py1 + 3);
+    ctx.fillText(String(last), px1, py1 + 3);
+    ctx.fillText("timestep", (px0 + px1) / 2, py1 + 3);
+    function xOf(t) { return px0 + (last > 1 ? t / (last - 1) : 0) * (px1 - px0); }
+    lines.forEach(function (line, k) {
+      var top = line[0] < 2 ? soldiers : hp;
+      ctx.strokeStyle = colors[line[1]];
       ctx.lineWidth = 2;
-      ctx.setLineDash(s[2] ? [5, 4] : []);
+      ctx.setLineDash(line[2] ? [5, 4] : []);
       ctx.beginPath();
       steps.forEach(function (row, t) {
-        var y = cy + ch - row[s[0]] / hi * (ch - 4);
+        var y = py1 - row[line[0]] / top * (py1 - py0);
         if (t) ctx.lineTo(xOf(t), y); else ctx.moveTo(xOf(t), y);
       });
       ctx.stroke();
+      var ky = py1 + 24 + k * 15;  // the key
+      ctx.beginPath();
+      ctx.moveTo(box.x, ky);
+      ctx.lineTo(box.x + 22, ky);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = "#495057";
+      ctx.textAlign = "left";
+      ctx.textBaseline = "middle";
+      ctx.fillText(line[3] + (line[2] ? " (right axis)" : " (left axis)"), box.x + 28, ky, box.w - 30);
     });
     ctx.setLineDash([]);
     if (step >= 1 && step <= steps.length) {  // the timestep shown
       ctx.strokeStyle = "rgba(0,0,0,0.55)";
       ctx.lineWidth = 1;
       ctx.beginPath();
-      ctx.moveTo(xOf(step - 1), cy);
-      ctx.lineTo(xOf(step - 1), cy + ch);
+      ctx.moveTo(xOf(step - 1), py0);
+      ctx.lineTo(xOf(step - 1), py1);
       ctx.stroke();
     }
-    ctx.fillStyle = "#868e96";
-    ctx.font = "11px system-ui, sans-serif";
-    ctx.fillText("solid: soldiers on a lane; dashed: its towers' HP", cx, cy + ch + 14);
+    ctx.textBaseline = "alphabetic";
   }
 
   window.ReplayBoard = {
@@ -225,9 +257,12 @@
     draw: function (ctx, width, height, record, index, colors, step) {
       var b = record.board, f = record.frames[index], W = b.width, H = b.rows;
       if (step === undefined || step === null) step = lastStep(record, index);
-      var lanesWidth = width * 0.56, top = 30, bottom = 18;
-      var cell = Math.min((lanesWidth - 40) / (2 * W + 1.5), (height - top - bottom) / H);
-      var gap = cell * 1.5, ox = (lanesWidth - (2 * W * cell + gap)) / 2;
+      // each lane: its title, its column numbers above it, its row numbers left of it (the `col` and `row` of
+      // BUILD and DEPLOY), the goal row 0 at the bottom
+      var lanesWidth = width * 0.56, top = 34, bottom = 18, label = 20;
+      var cell = Math.min((lanesWidth - 2 * label - 8) / (2 * W + 0.5), (height - top - bottom) / H);
+      var gap = label + cell * 0.5, ox = (lanesWidth - (2 * W * cell + gap + label)) / 2 + label;
+      var small = Math.max(8, Math.min(11, Math.round(cell * 0.55))) + "px system-ui, sans-serif";
       var lanes = lanesOf(record, index);
       for (var lane = 0; lane < 2; lane++) {
         var lx = ox + lane * (W * cell + gap), attacker = 1 - lane;
@@ -236,14 +271,22 @@
         ctx.font = "600 12px system-ui, sans-serif";
         ctx.textAlign = "center";
         ctx.textBaseline = "alphabetic";
-        ctx.fillText("lane " + (lane + 1) + " (" + record.seats[lane].seat + " defends)", lx + W * cell / 2, 14);
+        ctx.fillText("lane " + (lane + 1) + " (" + record.seats[lane].seat + " defends)", lx + W * cell / 2, 13,
+                     W * cell + label);
         for (var row = 0; row < H; row++) {
           for (var col = 0; col < W; col++) {
             ctx.fillStyle = row === H - 1 ? tint(colors[attacker], 0.12) : row === 0 ? "#e9ecef" : ((row + col) % 2 ? "#fafafa" : "#f1f3f5");
             ctx.fillRect(lx + col * cell, top + (H - 1 - row) * cell, cell, cell);
           }
         }
+        ctx.fillStyle = "#6b6b70";
+        ctx.font = small;
         ctx.textBaseline = "middle";
+        ctx.textAlign = "center";
+        for (col = 0; col < W; col++) ctx.fillText(String(col), lx + col * cell + cell / 2, top - 7);
+        ctx.textAlign = "right";
+        for (row = 0; row < H; row++) ctx.fillText(String(row), lx - 3, top + (H - 1 - row) * cell + cell / 2);
+        ctx.textAlign = "center";
         if (lanes[lane]) {
           drawTowers(ctx, lanes[lane], b, step, at, cell, colors[lane]);
           drawSoldiers(ctx, cellsAt(lanes[lane], b, step), b, at, cell, colors[attacker]);
@@ -253,7 +296,8 @@
         ctx.font = "11px system-ui, sans-serif";
         ctx.fillText("goal", lx + W * cell / 2, top + H * cell + 13);
       }
-      drawChart(ctx, f.s || [], step, b, width, height, lanesWidth, top, colors);
+      drawChart(ctx, f.s || [], step, b, record, { x: lanesWidth + 10, y: top, w: width - lanesWidth - 14,
+                                                     h: height - top }, colors);
     },
     describe: function (record, index, step) {
       var f = record.frames[index], b = record.board, last = lastStep(record, index);

@@ -27,11 +27,11 @@ k-th turn whole, with all of its timesteps, and says so.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from runner.games.lanes.logs import ANSWER, OUTPUT, replay
+from runner.games.lanes.logs import replay
 from runner.games.lanes.protocol.commands import parse_commands
 from runner.games.lanes.protocol.trace import RESULT_NAMES
 from runner.games.lanes.rules.battle import Lane, LiveTower, Soldier
@@ -40,7 +40,8 @@ from runner.games.lanes.rules.orders import Orders
 from runner.games.lanes.rules.state import PLAYERS, GameState
 from runner.games.lanes.rules.turn import decide, play_turn
 from runner.games.lanes.session import SEATS
-from runner.replay.record import RecordBuilder
+from runner.replay.assemble import record_of
+from runner.replay.source import Replayed, SeatTurn, Turn
 
 STATS = ("hp", "money", "towers", "soldiers")
 BOARD_JS = Path(__file__).with_name("html_board.js")
@@ -135,28 +136,10 @@ def battle(config: LanesConfig, state: GameState, record: dict[str, Any] | None,
     return [track.record() for track in tracks]
 
 
-def _names(path: Path) -> dict[str, str]:
-    try:
-        match = json.loads((Path(path) / "match.json").read_text(encoding="utf-8"))
-        found = {p["seat"]: p["name"] for p in match.get("players") or []}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        found = {}
-    return {seat: found.get(seat, seat) for seat in SEATS}
-
-
-#: How an E01 message begins -> the ruling it is: the core's words (`Answer.detail`, spec 10.5's `bot did not
-#: finish within 5.0 s`, `bot exited with status 1`) and session.FAULT_MESSAGES, for logs written before them.
-#: Only the start is read: the rest may quote a path (`... is a symlink to /tmp/timeout`).
-_E01_KINDS = (("bot did not finish", "timeout"), ("bot did not answer", "timeout"), ("bot went over", "timeout"),
-              ("bot exited", "crash"), ("bot was killed", "crash"), ("bot crashed", "crash"),
-              ("bot could not be started", "crash"), ("bot failed", "crash"), ("bot ended", "crash"),
-              ("bot stopped answering", "crash"))
-
-
 def _ruling(rejected: list[str], commands: list[str] | None) -> tuple[str, str]:
     faults = [line[4:] for line in rejected if line.startswith("E01 ")]
-    if faults:  # one E01 per answer: a fault, or no file to read (`bot wrote no commands.txt`: none)
-        return next((kind for start, kind in _E01_KINDS if faults[0].startswith(start)), "none"), "; ".join(faults)
+    if faults:  # one E01 per answer: no file to read (`bot wrote no commands.txt`, ...), or the core's fault
+        return ("none" if faults[0].startswith("bot wrote") else "fault"), "; ".join(faults)
     if rejected:
         return "invalid", "; ".join(rejected)
     if not commands or len(commands) <= 2:  # just TURN n / END
@@ -164,52 +147,37 @@ def _ruling(rejected: list[str], commands: list[str] | None) -> tuple[str, str]:
     return "ok", "every order accepted"
 
 
-def html_record(path: Path) -> dict[str, Any]:
-    opened = replay(Path(path))
-    log, config = opened.log, opened.log.config
-    units = list(config.units)
-    names = _names(path)
-    builder = RecordBuilder("lanes", "Lanes", [(seat, names[seat]) for seat in SEATS], STATS)
-    logged = {turn.turn: turn for turn in log.turns}
+def _turns(opened, units: list[str]) -> Iterator[Turn]:
+    config = opened.log.config
     turns = sorted(opened.frames)
     played = [turn for turn in turns if opened.frames[turn][1] is not None] or turns[:1]
     for turn in played:  # a frame is a played turn: its orders and what came of them
         state, record = opened.frames[turn]
         after = opened.frames.get(turn + 1, (state, None))[0] if record is not None else state
-        files = logged[turn].seat_files if turn in logged else {}
-        commands, rulings, outputs = [], [], []
-        for p, seat in enumerate(SEATS):
-            if record is None:
-                commands.append("")
-                rulings.append(("none", "no turn played"))
-                outputs.append("")
-                continue
-            text = files.get(seat, {}).get(ANSWER)
-            commands.append(text if text is not None else "\n".join(record["commands"][p]))
-            rulings.append(_ruling(record["rejected"][p], record["commands"][p]))
-            outputs.append(files.get(seat, {}).get(OUTPUT, ""))
-            if rulings[-1][0] not in ("ok", "none"):
-                builder.mark(turn, rulings[-1][0], f"{names[seat]}: {rulings[-1][1]}")
-            if record["towers_lost"][p]:
-                builder.mark(turn, "destroyed", f"{names[seat]} lost {record['towers_lost'][p]} tower(s)")
-        builder.add(
-            turn,
-            [[player.hp for player in after.players], [player.money for player in after.players],
-             [len(lane) for lane in after.towers], [sum(player.soldiers.values()) for player in after.players]],
-            commands, rulings, outputs,
-            {"s": record["steps"] if record else [], "b": battle(config, state, record, units)},
-        )
-    final_state = opened.frames[turns[-1]][0]
-    result = decide(config, final_state)
-    if result is not None:
-        builder.mark(played[-1], "end", f"result: {RESULT_NAMES[result.winner]}")
+        numbers = [{"hp": player.hp, "money": player.money, "towers": len(towers),
+                    "soldiers": sum(player.soldiers.values())} for player, towers in zip(after.players, after.towers)]
+        parts = [SeatTurn(("none", "no turn played"), "", "") if record is None else
+                 SeatTurn(_ruling(record["rejected"][p], record["commands"][p])) for p in PLAYERS]
+        marks = [("destroyed", f"{seat} lost {record['towers_lost'][p]} tower(s)")
+                 for p, seat in enumerate(SEATS) if record is not None and record["towers_lost"][p]]
+        if turn == played[-1] and (result := decide(config, opened.frames[turns[-1]][0])) is not None:
+            marks.append(("end", f"result: {RESULT_NAMES[result.winner]}"))
+        yield Turn(turn, parts, numbers,
+                   {"s": record["steps"] if record else [], "b": battle(config, state, record, units)}, marks)
+
+
+def html_record(path: Path) -> dict[str, Any]:
+    opened = replay(Path(path))
+    config = opened.log.config
+    units = list(config.units)
     board = {
         "width": config.width, "rows": config.rows, "units": units,
         "letters": [config.units[name].letter for name in units],
         "max_hp": [config.units[name].hp for name in units],
         "timesteps": config.timesteps,
     }
-    return builder.build(board, step_word="Timestep")
+    return record_of(path, Replayed("lanes", "Lanes", SEATS, STATS, _turns(opened, units), board,
+                                    step_word="Timestep"))
 
 
 def board_js() -> str:

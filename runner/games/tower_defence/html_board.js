@@ -1,13 +1,16 @@
 // Tower Defence board for the HTML replay: both halves, buildings by type and owner (health bar, construction
-// countdown), missiles, iron curtains. Frame: {b: [x, y, type, health, constructionLeft, ...],
+// countdown), missiles, iron curtains; x (0 at the left) along the top and y (0 at the top) down the left, the
+// coordinates a command `x,y,type` names. Frame: {b: [x, y, type, health, constructionLeft, ...],
 // m: [x, y, owner, ...], c: [curtainA, curtainB]}; a building's owner is the half it stands in.
 window.ReplayBoard = {
-  aspect: function (record) { return (record.board.height + 1.2) / record.board.width; },
+  LABELS: 0.8, // cells kept for the coordinates, above and left of the board
+  aspect: function (record) { return (record.board.height + 1.2 + this.LABELS) / (record.board.width + this.LABELS); },
   draw: function (ctx, width, height, record, index, colors) {
     var W = record.board.width, H = record.board.height, half = W / 2;
     var frame = record.frames[index];
-    var top = height / (H + 1.2) * 1.0, cell = Math.min(width / W, (height - top) / H);
-    var ox = (width - cell * W) / 2, oy = top;
+    var L = this.LABELS, top = height / (H + 1.2 + L) * 1.2;
+    var cell = Math.min(width / (W + L), (height - top) / (H + L));
+    var ox = (width - cell * (W + L)) / 2 + cell * L, oy = top + cell * L;
     var letters = { DEFENSE: "D", ATTACK: "A", ENERGY: "E", TESLA: "T" };
     var maxHealth = { DEFENSE: 20, ATTACK: 5, ENERGY: 5, TESLA: 5 };
     function tint(color, alpha) {
@@ -24,12 +27,20 @@ window.ReplayBoard = {
     ctx.strokeStyle = "rgba(0,0,0,0.12)";
     ctx.lineWidth = 1;
     ctx.strokeRect(ox, oy, cell * W, cell * H);
+    ctx.fillStyle = "#6b6b70";  // the coordinates
+    ctx.font = Math.max(9, Math.round(cell * 0.34)) + "px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "center";
+    for (var cx = 0; cx < W; cx++) ctx.fillText(String(cx), ox + cx * cell + cell / 2, oy - cell * L / 2);
+    ctx.textAlign = "right";
+    for (var cy = 0; cy < H; cy++) ctx.fillText(String(cy), ox - cell * 0.15, oy + cy * cell + cell / 2);
     ctx.font = "600 " + Math.round(Math.min(top * 0.42, 18)) + "px system-ui, sans-serif";
     ctx.textBaseline = "middle";
     record.seats.forEach(function (seat, p) {
       ctx.fillStyle = colors[p];
       ctx.textAlign = p === 0 ? "left" : "right";
-      ctx.fillText(seat.name + (frame.c[p] ? "  (iron curtain)" : ""), p === 0 ? ox + 2 : ox + cell * W - 2, top / 2);
+      ctx.fillText(seat.name + (frame.c[p] ? "  (iron curtain)" : ""), p === 0 ? ox + 2 : ox + cell * W - 2, top / 2,
+                   cell * W / 2 - 6);
     });
     // buildings
     var b = frame.b;

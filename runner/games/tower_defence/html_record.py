@@ -10,14 +10,16 @@ building owners follow from the half they stand in, type indexes `board["types"]
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from runner.games.tower_defence.engine.state import PLAYERS, CommandOrder
-from runner.games.tower_defence.logs.layout import BOT_OUTPUT, JSON_MAP, PLAYER_COMMAND, log_game_config, open_match_log
+from runner.games.tower_defence.logs.layout import JSON_MAP, PLAYER_COMMAND, log_game_config, open_match_log
 from runner.games.tower_defence.logs.replay import MatchReplay
 from runner.games.tower_defence.logs.verify import recorded_order
-from runner.replay.record import RecordBuilder
+from runner.replay.assemble import record_of
+from runner.replay.source import Replayed, SeatTurn, Turn
 
 TYPES = ("DEFENSE", "ATTACK", "ENERGY", "TESLA")
 STATS = ("health", "energy", "score")
@@ -59,10 +61,10 @@ def _board(state: dict[str, Any] | None) -> tuple[list[int], list[int], list[boo
     return buildings, missiles, curtains, where
 
 
-def _numbers(state: dict[str, Any] | None) -> list[list[Any]]:
-    players = (state or {}).get("players") or []
-    by_seat = {p.get("playerType"): p for p in players}
-    return [[by_seat.get(seat, {}).get(name) for seat in PLAYERS] for name in STATS]
+def _numbers(state: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Each seat's numbers (PLAYERS order)."""
+    by_seat = {p.get("playerType"): p for p in (state or {}).get("players") or []}
+    return [{name: by_seat.get(seat, {}).get(name) for name in STATS} for seat in PLAYERS]
 
 
 def _ruling(seat: str, command: str | None, errors: tuple[str, ...], played: bool) -> tuple[str, str]:
@@ -79,56 +81,53 @@ def _ruling(seat: str, command: str | None, errors: tuple[str, ...], played: boo
     return "ok", "accepted"
 
 
-def html_record(path: Path) -> dict[str, Any]:
-    log = open_match_log(path)
-    config, _ = log_game_config(log)
-    replay = MatchReplay(log, config, recorded_order(log) or CommandOrder.B_FIRST)
-    final = log.end_game_state()
-    names = dict(log.player_dirs)
-    builder = RecordBuilder("tower-defence", "Tower Defence", [(seat, names[seat]) for seat in PLAYERS], STATS,
-                            turn_word="Round")
-    width = height = None
+def _turns(log, replay: MatchReplay, final: str | None, size: list[int]) -> Iterator[Turn]:
+    """Each round's numbers, rulings and board; `size` gets the board's width and height as the states say."""
     before: dict = {}
     curtains_before = [False, False]
     last_commands: dict[str, str | None] = {}
     for number in log.rounds:
         state = _state(log, number)
         details = (state or {}).get("gameDetails") or {}
-        width, height = width or details.get("mapWidth"), height or details.get("mapHeight")
+        if not size and details.get("mapWidth"):
+            size[:] = [details["mapWidth"], details.get("mapHeight") or 8]
         buildings, missiles, curtains, where = _board(state)
         played = not (number == log.final_round and final is not None)
-        view = replay.round(number)
+        errors = replay.round(number).errors
         commands = {seat: log.player_file(number, seat, PLAYER_COMMAND) for seat in PLAYERS}
-        builder.add(
-            number,
-            _numbers(state),
-            [commands[seat] if played else "" for seat in PLAYERS],
-            [_ruling(seat, commands[seat], view.errors, played) for seat in PLAYERS],
-            [log.player_file(number, seat, BOT_OUTPUT) for seat in PLAYERS],
-            {"b": buildings, "m": missiles, "c": curtains},
-        )
+        marks = []
         if state is not None:
-            for (x, y), (owner, kind) in before.items():
-                if (x, y) not in where and (last_commands.get(owner) or "").strip() != f"{x},{y},3":
-                    builder.mark(number, "destroyed", f"{owner}'s {kind.lower()} at {x},{y} destroyed")
-            for p, seat in enumerate(PLAYERS):
-                # round 0's state says both curtains are up (lifetime 0, an official quirk): no marker there
-                if curtains[p] and not curtains_before[p] and number > 0:
-                    builder.mark(number, "curtain", f"{seat}'s iron curtain is up")
+            marks += [("destroyed", f"{owner}'s {kind.lower()} at {x},{y} destroyed")
+                      for (x, y), (owner, kind) in before.items()
+                      if (x, y) not in where and (last_commands.get(owner) or "").strip() != f"{x},{y},3"]
+            # round 0's state says both curtains are up (lifetime 0, an official quirk): no marker there
+            marks += [("curtain", f"{seat}'s iron curtain is up") for p, seat in enumerate(PLAYERS)
+                      if curtains[p] and not curtains_before[p] and number > 0]
             before, curtains_before = where, curtains
         last_commands = commands
-        for error in view.errors:
-            builder.mark(number, "invalid", error)
-    if final is not None:
-        builder.mark(log.final_round, "end", final.strip().splitlines()[0] if final.strip() else "game over")
-    result = ""
-    if final:
-        result = " ".join(line.strip() for line in final.strip().splitlines()[:3])
-    note = replay.diverged_at is not None and (
-        f"our engine's replay differs from this log from round {replay.diverged_at} on: the rulings shown "
-        "may be wrong") or ""
-    board = {"width": width or 16, "height": height or 8, "types": list(TYPES)}
-    return builder.build(board, result=result, note=note, max_bytes=MAX_BYTES)
+        if final is not None and number == log.final_round:
+            marks.append(("end", final.strip().splitlines()[0] if final.strip() else "game over"))
+        seats = [SeatTurn(_ruling(seat, commands[seat], errors, played), None if played else "") for seat in PLAYERS]
+        yield Turn(number, seats, _numbers(state), {"b": buildings, "m": missiles, "c": curtains}, marks)
+
+
+def html_record(path: Path) -> dict[str, Any]:
+    log = open_match_log(path)
+    config, _ = log_game_config(log)
+    replay = MatchReplay(log, config, recorded_order(log) or CommandOrder.B_FIRST)
+    final = log.end_game_state()
+    size: list[int] = []  # the board's width and height, from the first state that gives them
+    result = " ".join(line.strip() for line in (final or "").strip().splitlines()[:3])
+
+    def note() -> str:
+        return "" if replay.diverged_at is None else (
+            f"our engine's replay differs from this log from round {replay.diverged_at} on: the rulings shown "
+            "may be wrong")
+
+    return record_of(path, Replayed(
+        "tower-defence", "Tower Defence", PLAYERS, STATS, _turns(log, replay, final, size),
+        lambda: {"width": (size or [16, 8])[0], "height": (size or [16, 8])[1], "types": list(TYPES)},
+        turn_word="Round", names=dict(log.player_dirs), result=result, note=note, max_bytes=MAX_BYTES))
 
 
 def board_js() -> str:

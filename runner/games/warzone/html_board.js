@@ -93,7 +93,8 @@ window.ReplayBoard = {
       if (radius >= 10) {
         ctx.fillStyle = "#495057";
         ctx.font = Math.round(Math.max(9, radius * 0.5)) + "px system-ui, sans-serif";
-        ctx.fillText(t[1], p[0], p[1] + radius + 9);
+        var label = t[0] + " " + t[1], half = ctx.measureText(label).width / 2;  // the id orders name, the name
+        ctx.fillText(label, Math.max(half + 2, Math.min(width - half - 2, p[0])), p[1] + radius + 9);
       }
     });
     ctx.textBaseline = "alphabetic";

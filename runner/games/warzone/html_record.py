@@ -10,54 +10,37 @@ turn's attacks: `{"o": [owner seat index or -1, armies, ...] per territory, "a":
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from runner.errors import UserError
 from runner.games.warzone.layout import layout, usable
 from runner.games.warzone.loading import read_map
-from runner.games.warzone.logs import EVENTS_FILE, MAP_FILE, ORDERS_FILE, STATE_FILE, seat_folder, turn_folders
+from runner.games.warzone.logs import EVENTS_FILE, MAP_FILE, STATE_FILE, seat_folder, turn_folders
 from runner.games.warzone.protocol.event_text import render_event
-from runner.replay.record import RecordBuilder
+from runner.replay.assemble import read_json, read_match_json, read_text, record_of
+from runner.replay.source import Replayed, SeatTurn, Turn
 
 STATS = ("territories", "armies", "cards")
 #: the layout's seed for a map without usable coordinates: fixed, so a map always looks the same
 LAYOUT_SEED = 0
 BOARD_JS = Path(__file__).with_name("html_board.js")
-STATUS_RULING = {"timeout": "timeout", "crash": "crash", "failed_to_start": "crash", "no_file": "none",
+#: a seat's status (spec 4.2 `last_turn.bot.status`) -> its ruling: a fault is the core's to name
+STATUS_RULING = {"timeout": "fault", "crash": "fault", "failed_to_start": "fault", "no_file": "none",
                  "refused": "none"}
 #: the words shown for a status that is not a fault (spec 4.2 `last_turn.bot.status`)
 STATUS_WORDS = {"no_file": "no orders.txt: no orders", "refused": "orders.txt refused (not read): no orders"}
 
 
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _read_text(path: Path | None) -> str | None:
-    if path is None or not path.is_file():
-        return None
-    return path.read_bytes().decode("utf-8", errors="replace")
-
-
 def _coordinates(lines: list[str], line: int) -> tuple[float, float] | None:
     """x, y of a territory from its map line (Domination `id name continent x y`, Conquest `name,x,y,...`)."""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    pair = text.split(",")[1:3] if "," in text else text.split()[3:5]
     try:
-        text = lines[line - 1]
-    except IndexError:
+        return float(pair[0]), float(pair[1])
+    except (ValueError, IndexError):
         return None
-    fields = text.split(",") if "," in text else text.split()
-    candidates = (fields[1:3],) if "," in text else (fields[3:5],)
-    for pair in candidates:
-        try:
-            return float(pair[0]), float(pair[1])
-        except (ValueError, IndexError):
-            return None
-    return None
 
 
 def _board(path: Path, name: str | None) -> dict[str, Any]:
@@ -76,70 +59,59 @@ def _board(path: Path, name: str | None) -> dict[str, Any]:
             "continents": continents}
 
 
-def _state(folder: Path, seats: list[str]) -> dict[str, Any] | None:
+def _state(folder: Path, seats: list[str]) -> dict[str, Any]:
     for seat in seats:
         found = seat_folder(folder, seat)
-        state = _read_json(found / STATE_FILE) if found is not None else None
+        state = read_json(found / STATE_FILE) if found is not None else None
         if isinstance(state, dict):
             return state
-    return None
+    return {}
 
 
-def html_record(path: Path) -> dict[str, Any]:
-    path = Path(path)
-    match = _read_json(path / "match.json") or {}
-    players = match.get("players") or []
-    seats = [str(p.get("seat")) for p in players]
-    names = {str(p.get("seat")): p.get("name") or p.get("seat") for p in players}
-    folders = turn_folders(path)
-    if not folders or not seats:
-        raise UserError(f"{path}: not a Warzone log (needs match.json and Turn folders)")
-    board = _board(path, match.get("map_name"))
-    index_of_seat = {seat: i for i, seat in enumerate(seats)}
-    count = len(board["territories"])
-    builder = RecordBuilder("warzone", "Warzone", [(seat, names[seat]) for seat in seats], STATS)
-    for turn, folder in folders:
-        state = _state(folder, seats) or {}
-        events = _read_json(folder / EVENTS_FILE) or {}
+def _turns(path: Path, seats: list[str], count: int) -> Iterator[Turn]:
+    names = {p.get("seat"): p.get("name") for p in (read_match_json(path) or {}).get("players") or []}
+    for turn, folder in turn_folders(path):
+        state, events = _state(folder, seats), read_json(folder / EVENTS_FILE) or {}
         by_seat = {p.get("seat"): p for p in state.get("players") or []}
         owners = [-1, 0] * count
         for cell in state.get("board") or []:
             i = cell.get("id", 0) - 1
             if 0 <= i < count:
-                owners[2 * i] = index_of_seat.get(cell.get("owner"), -1)
-                owners[2 * i + 1] = cell.get("armies", 0)
+                owners[2 * i:2 * i + 2] = seats.index(cell["owner"]) if cell.get("owner") in seats else -1, \
+                    cell.get("armies", 0)
         attacks: list[int] = []
+        marks = []
         for event in events.get("events") or []:
             if event.get("result") == "attack":
                 attacks += [event.get("from", 0), event.get("to", 0), int(bool(event.get("conquered")))]
                 if event.get("conquered"):
-                    builder.mark(turn, "conquest", f"{names.get(event.get('player'))}: {render_event(event)}")
+                    marks.append(("conquest", f"{names.get(event.get('player'))}: {render_event(event)}"))
             elif event.get("event") == "eliminated":
-                builder.mark(turn, "elimination", f"{names.get(event.get('player'))} is eliminated")
+                marks.append(("elimination", f"{names.get(event.get('player'))} is eliminated"))
             elif event.get("event") == "game_over":
-                builder.mark(turn, "end", render_event(event))
-        commands, rulings, outputs = [], [], []
-        for seat in seats:
-            found = seat_folder(folder, seat)
-            played = seat in (events.get("bots") or {})
-            commands.append(_read_text(found / ORDERS_FILE) if found and played else "")
-            outputs.append(_read_text(found / "BotOutput.txt") if found else "")
-            rulings.append(_ruling(seat, events, played, by_seat.get(seat)))
-            if rulings[-1][0] == "invalid":
-                builder.mark(turn, "invalid", f"{names[seat]}: {rulings[-1][1]}")
-        builder.add(
-            turn,
-            [[by_seat.get(seat, {}).get(stat) for seat in seats] for stat in STATS],
-            commands, rulings, outputs,
-            {"o": owners, "a": attacks},
-        )
-    result = _read_text(folders[-1][1] / "result.txt") or ""
-    return builder.build(board, result=" ".join(result.split()[:12]))
+                marks.append(("end", render_event(event)))
+        played = [seat in (events.get("bots") or {}) for seat in seats]
+        parts = [SeatTurn(_ruling(seat, events, plays, by_seat.get(seat)), None if plays else "")
+                 for seat, plays in zip(seats, played)]
+        yield Turn(turn, parts, [by_seat.get(seat, {}) for seat in seats], {"o": owners, "a": attacks}, marks)
+
+
+def html_record(path: Path) -> dict[str, Any]:
+    path = Path(path)
+    match = read_match_json(path) or {}
+    seats = [str(p.get("seat")) for p in match.get("players") or []]
+    folders = turn_folders(path)
+    if not folders or not seats:
+        raise UserError(f"{path}: not a Warzone log (needs match.json and Turn folders)")
+    board = _board(path, match.get("map_name"))
+    result = " ".join((read_text(folders[-1][1] / "result.txt") or "").split()[:12])
+    return record_of(path, Replayed("warzone", "Warzone", seats, STATS,
+                                    _turns(path, seats, len(board["territories"])), board, result=result))
 
 
 def _ruling(seat: str, events: dict[str, Any], played: bool, player: dict[str, Any] | None) -> tuple[str, str]:
     if not played:
-        if player is not None and player.get("alive") is False:
+        if player and player.get("alive") is False:
             return "out", f"eliminated in turn {player.get('eliminated_turn')}"
         return "out", "did not play this turn" if events else "the match is over"
     status = (events.get("bots") or {}).get(seat, {}).get("status", "ok")
