@@ -34,6 +34,7 @@ from runner.games.interface import (
     TurnReport,
 )
 from runner.matchlog.bot_output import BotOutputLog, output_path
+from runner.matchlog.record import RECORD_FILE, header_line, turn_line
 from runner.matchlog.writer import MatchLogWriter
 
 if TYPE_CHECKING:
@@ -354,6 +355,7 @@ class MatchRunner:
         started = time.monotonic()
         for name, content in self.settings.extra_files.items():
             self.writer.write_file(name, content)
+        self.write_record_header()
         end_reason = INTERRUPTED
         outcome: Outcome | None = None
         # what exists before the first turn (modules, the session, the caller's objects) lives to the end of the
@@ -413,10 +415,13 @@ class MatchRunner:
                 # a faulty turn is its fault alone (a bot that wrote a command, then crashed, is one crash)
                 if answer is not None and answer.fault is None and answer.absent is None:
                     tallies[seat].invalid_commands += 1
+        record = turn_line(turn, answers, inputs, report)
         if self.folder_log:
             self.log_turn(turn, {seat: inputs[seat].files for seat in active}, view, outcomes, report)
+            self._submit(self.writer.append_line, RECORD_FILE, record + "\n")  # after its turn folder
         else:  # a log.jsonl: no files
             self.log_line(turn, outcomes, report)
+            self.deferred_lines.append((RECORD_FILE, record))
         if self.observer is not None:
             self.observer.round_played(turn, session, report, outcomes)
 
@@ -489,6 +494,15 @@ class MatchRunner:
         return TurnOutcome(TurnStatus.OK, command, time.monotonic() - started, "", 0, events)
 
     # -- the log --------------------------------------------------------------------------------------------
+
+    def write_record_header(self) -> None:
+        """The core record's first line (runner/matchlog/record.py), before any turn: a log cut short, with no
+        match.json, still names its game."""
+        names = {seat: player.name for seat, player in self.players.items()}
+        requests = {seat: bot.bot.request for seat, bot in self.persistent.items() if bot.bot.request is not None}
+        line = header_line(self.game.name, tuple(self.players), names, self.settings.seed, self.settings.options,
+                           requests)
+        self.writer.append_line(RECORD_FILE, line + "\n")
 
     def log_turn(
         self, turn: int, files: Mapping[str, Mapping[str, str]], view: str, outcomes: dict[str, TurnOutcome] | None,
