@@ -51,10 +51,10 @@ def all_games() -> list[Game]:
 def game_of_log(path: Path, name: str | None = None) -> Game:
     """The game a match log belongs to: match.json's `game`, else its record.jsonl's (written before the first
     turn), else `name` (a command's `--game`), else the game that recognises a log from outside (an official
-    Tower Defence log, a game's spec trace file). The default game's own layout is taken at once: an official Tower Defence log
-    has no match.json, and `td-runner verify` of one loads no other game. Any other log is asked of every game,
-    and a log two games recognise is a UserError naming them rather than a guess. When nothing recognises it,
-    the default game, whose tools then say precisely why it is not a log."""
+    Tower Defence log, a game's spec trace file). The default game's official layout is taken at once: `td-runner
+    verify` of one loads no other game. Anything else is asked of every game, and a path two games recognise is
+    a UserError naming them rather than a guess. When nothing recognises it, the default game, whose tools then
+    say precisely why it is not a log."""
     path = Path(path)
     summary = path / "match.json"
     if summary.is_file():

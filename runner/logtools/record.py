@@ -42,6 +42,7 @@ class MatchRecord:
     header: Mapping[str, Any]
     turns: tuple[RecordedTurn, ...]
     match: Mapping[str, Any] | None  # match.json, None when the match did not finish writing it
+    _outputs_read: dict[str, dict[int, str]] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -93,10 +94,9 @@ class MatchRecord:
         return self._outputs(seat).get(turn, "")
 
     def _outputs(self, seat: str) -> dict[int, str]:
-        cache = self.__dict__.setdefault("_output_cache", {})  # frozen: a cache beside the fields
-        if seat not in cache:
-            cache[seat] = read_turns(output_path(self.path, self.game.log.output_folder, seat))  # type: ignore[union-attr]
-        return cache[seat]
+        if seat not in self._outputs_read:  # a log.jsonl game keeps one output file per seat: read it once
+            self._outputs_read[seat] = read_turns(output_path(self.path, self.game.log.output_folder, seat))  # type: ignore[union-attr]
+        return self._outputs_read[seat]
 
 
 def read_text(path: Path) -> str | None:

@@ -52,8 +52,8 @@ class RecordReplay:
             lines.append(f"{who}: {as_sent(answer.text) if answer.text else '(nothing)'} -> {ruling}")
             if answer.fault is not None:
                 lines.append(f"  fault: {answer.fault.value}" + (f" (bot {answer.detail})" if answer.detail else ""))
-            elif answer.detail:
-                lines.append(f"  bot {answer.detail}")
+            elif answer.absent is not None:
+                lines.append(f"  absent: {answer.absent.value}" + (f" (bot {answer.detail})" if answer.detail else ""))
         if seat is not None:
             lines.append(f"--- {seat} bot output ---")
             lines += self.record.bot_output(turn, seat).splitlines() or ["(none)"]
