@@ -318,7 +318,8 @@ class MatchRunner:
         # a log.jsonl game: its lines are encoded and written after the next turn's requests are sent, while
         # the bots think (no log thread: its GIL hand-offs cost more than the writes), and the bots' output
         # is gathered per seat and written at the end (runner/matchlog/bot_output.py)
-        self.deferred_lines: list[tuple[str, str | Mapping[str, Any]]] = []
+        #: (file name, the game's line | its record to encode | a turn of the core's record to format)
+        self.deferred_lines: list[tuple[str, str | Mapping[str, Any] | tuple[Any, ...]]] = []
         self.bot_output = (BotOutputLog(tuple(self.players), settings.limits.output_cap_bytes)
                            if isinstance(game.log, JsonlLog) else None)
         self.folder_log = isinstance(game.log, FolderLog)
@@ -415,10 +416,12 @@ class MatchRunner:
                 # a faulty turn is its fault alone (a bot that wrote a command, then crashed, is one crash)
                 if answer is not None and answer.fault is None and answer.absent is None:
                     tallies[seat].invalid_commands += 1
-        record = turn_line(turn, answers, inputs, report)
+        # the core's record line (runner/matchlog/record.py) is formatted off the turn's path: on the log thread
+        # after the turn's folder, or for a log.jsonl with the game's line, while the next turn's bots think
+        record = (turn, answers, inputs, report)
         if self.folder_log:
             self.log_turn(turn, {seat: inputs[seat].files for seat in active}, view, outcomes, report)
-            self._submit(self.writer.append_line, RECORD_FILE, record + "\n")  # after its turn folder
+            self._submit(self._append_record, record)
         else:  # a log.jsonl: no files
             self.log_line(turn, outcomes, report)
             self.deferred_lines.append((RECORD_FILE, record))
@@ -549,9 +552,18 @@ class MatchRunner:
         """Encode and append the log lines of the turns played so far (json.dumps of a record is tens of us:
         the match loop calls this after sending the next requests, so it overlaps the bots' thinking)."""
         lines, self.deferred_lines = self.deferred_lines, []
-        for name, record in lines:  # the game's own line (TurnReport.record_line), or its record to encode
-            line = record if isinstance(record, str) else json.dumps(record, separators=(",", ":"))
+        for name, record in lines:  # the game's own line (TurnReport.record_line), its record to encode, or a
+            if isinstance(record, str):  # turn of the core's record
+                line = record
+            elif isinstance(record, tuple):
+                line = turn_line(*record)
+            else:
+                line = json.dumps(record, separators=(",", ":"))
             self.writer.append_line(name, line + "\n")
+
+    def _append_record(self, record: tuple[Any, ...]) -> None:
+        """A folder log's line of the core's record, on the log thread after the turn's folder."""
+        self.writer.append_line(RECORD_FILE, turn_line(*record) + "\n")
 
     def _submit(self, function: Callable[..., None], *arguments: Any) -> None:
         self.log_writes.append(self.log_writer.submit(function, *arguments))
