@@ -27,7 +27,7 @@ class RecordedTurn:
 
     turn: int
     answers: Mapping[str, Answer]
-    inputs: Mapping[str, str]  # seat -> "crc32:..." of its input line (log.jsonl logs)
+    inputs: Mapping[str, int]  # seat -> the CRC-32 of its input line, where the game gives one
     events: tuple[str, ...]
     rejected: Mapping[str, tuple[str, ...]]
     line: int  # its line number in record.jsonl, for messages

@@ -52,7 +52,7 @@ def verify_log(game: Any, path: Any) -> Check:
 
 
 def _inputs(record: MatchRecord, turn: int, inputs: Mapping[str, TurnInput], seats: Collection[str],
-            digests: Mapping[str, str], forgive: Collection[str]) -> list[str]:
+            digests: Mapping[str, int], forgive: Collection[str]) -> list[str]:
     """Each seat's input: a folder log's files, a log.jsonl record's digest of the input line."""
     found = []
     folder_log = isinstance(record.game.log, FolderLog)
@@ -63,8 +63,8 @@ def _inputs(record: MatchRecord, turn: int, inputs: Mapping[str, TurnInput], sea
             found += _answer_file(record, turn, seat)
         logged = digests.get(seat)
         if logged is not None and given.line is not None and logged != (sent := input_digest(given.line)):
-            found.append(f"turn {turn}, seat {seat}, {RECORD_FILE} input: {logged} != {sent} (the replayed input "
-                         "line differs)")
+            found.append(f"turn {turn}, seat {seat}, {RECORD_FILE} input: CRC-32 {logged} != {sent} (the replayed "
+                         "input line differs)")
     return found
 
 

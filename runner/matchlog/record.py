@@ -9,12 +9,12 @@ Line 1 is the header, written before the first turn (a log cut short still names
      "options": {...}, "requests": {"A": "delta"}}
 Then one line per turn played:
     {"turn": 3, "seats": {"A": {"answer": "...", "seconds": 0.0123, "fault": "timeout", "absent": "no_file",
-     "detail": "did not finish within 2.0 s", "input": "crc32:1a2b3c4d"}, ...},
+     "detail": "did not finish within 2.0 s", "input": 3305312225}, ...},
      "events": [...], "rejected": {"A": [...]}}
 `answer` is the text as read (what the game was given), `fault`, `absent` and `detail` are the Answer's
 (left out when unset), `seconds` its time. A folder log keeps each seat's input as files in the turn's folder;
-a log.jsonl log keeps only a CRC-32 of each seat's input line (`input`): an Invaders request is ~11 KB, the
-whole of it every turn would multiply the log's size by seven. `events` and `rejected` are the game's
+each seat's input line, where the game gives one (its persistent protocol), is kept as its CRC-32 (`input`, a
+number): an Invaders request is ~11 KB, the whole of it every turn would multiply the log's size by seven. `events` and `rejected` are the game's
 `TurnReport`'s, left out when empty. The file is only appended to: a turn's line follows its folder.
 """
 
@@ -30,6 +30,7 @@ from runner.games.interface import Absent, Answer, Fault, TurnInput, TurnReport
 RECORD_FILE = "record.jsonl"
 VERSION = 1
 _encode = json.encoder.encode_basestring  # type: ignore[attr-defined]  # the C encoder of one str
+_crc32 = zlib.crc32
 
 
 def header_line(game: str, seats: tuple[str, ...], names: Mapping[str, str], seed: int,
@@ -40,9 +41,10 @@ def header_line(game: str, seats: tuple[str, ...], names: Mapping[str, str], see
                        "options": options, "requests": dict(requests)}, separators=(",", ":"), default=str)
 
 
-def input_digest(line: str) -> str:
-    """What a log.jsonl record keeps of an input line: its CRC-32 (cheap, and one changed byte changes it)."""
-    return f"crc32:{zlib.crc32(line.encode('utf-8', 'surrogatepass')):08x}"
+def input_digest(line: str) -> int:
+    """What the record keeps of an input line: its CRC-32 of the UTF-8 bytes, as a number (cheap, and one changed
+    byte changes it; formatted as hex it cost twice the CRC itself, every turn of every seat)."""
+    return _crc32(line.encode("utf-8", "surrogatepass"))
 
 
 def turn_line(turn: int, answers: Mapping[str, Answer], inputs: Mapping[str, TurnInput] | None,
@@ -52,16 +54,17 @@ def turn_line(turn: int, answers: Mapping[str, Answer], inputs: Mapping[str, Tur
     parts = []
     for seat, answer in answers.items():
         entry = f'{_encode(seat)}:{{"answer":{_encode(answer.text)},"seconds":{answer.seconds:.4f}'
-        if answer.fault is not None:
-            entry += f',"fault":"{answer.fault.value}"'
-        if answer.absent is not None:
-            entry += f',"absent":"{answer.absent.value}"'
-        if answer.detail:
-            entry += f',"detail":{_encode(answer.detail)}'
+        if answer.fault is not None or answer.absent is not None or answer.detail:  # most turns: none of them
+            if answer.fault is not None:
+                entry += f',"fault":"{answer.fault.value}"'
+            if answer.absent is not None:
+                entry += f',"absent":"{answer.absent.value}"'
+            if answer.detail:
+                entry += f',"detail":{_encode(answer.detail)}'
         if inputs is not None:
             line = inputs[seat].line
             if line is not None:
-                entry += f',"input":"{input_digest(line)}"'
+                entry += f',"input":{_crc32(line.encode("utf-8", "surrogatepass"))}'
         parts.append(entry + "}")
     text = f'{{"turn":{turn},"seats":{{{",".join(parts)}}}'
     if report is not None:
