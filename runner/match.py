@@ -34,6 +34,7 @@ from runner.games.interface import (
     TurnReport,
 )
 from runner.matchlog.bot_output import BotOutputLog, output_path
+from runner.matchlog.record import RECORD_FILE, header_line, turn_line
 from runner.matchlog.writer import MatchLogWriter
 
 if TYPE_CHECKING:
@@ -325,7 +326,8 @@ class MatchRunner:
         # a log.jsonl game: its lines are encoded and written after the next turn's requests are sent, while
         # the bots think (no log thread: its GIL hand-offs cost more than the writes), and the bots' output
         # is gathered per seat and written at the end (runner/matchlog/bot_output.py)
-        self.deferred_lines: list[tuple[str, str | Mapping[str, Any]]] = []
+        #: (file name, the game's line | its record to encode | a turn of the core's record to format)
+        self.deferred_lines: list[tuple[str, str | Mapping[str, Any] | tuple[Any, ...]]] = []
         self.bot_output = (BotOutputLog(tuple(self.players), settings.limits.output_cap_bytes)
                            if isinstance(game.log, JsonlLog) else None)
         self.folder_log = isinstance(game.log, FolderLog)
@@ -363,6 +365,7 @@ class MatchRunner:
         started = time.monotonic()
         for name, content in self.settings.extra_files.items():
             self.writer.write_file(name, content)
+        self.write_record_header()
         end_reason = INTERRUPTED
         outcome: Outcome | None = None
         # what exists before the first turn (modules, the session, the caller's objects) lives to the end of the
@@ -424,10 +427,15 @@ class MatchRunner:
                 # a faulty turn is its fault alone (a bot that wrote a command, then crashed, is one crash)
                 if answer is not None and answer.fault is None and answer.absent is None:
                     tallies[seat].invalid_commands += 1
+        # the core's record line (runner/matchlog/record.py) is formatted off the turn's path: on the log thread
+        # after the turn's folder, or for a log.jsonl with the game's line, while the next turn's bots think
+        record = (turn, answers, inputs, report)
         if self.folder_log:
             self.log_turn(turn, {seat: inputs[seat].files for seat in active}, view, outcomes, report)
+            self._submit(self._append_record, record)
         else:  # a log.jsonl: no files
             self.log_line(turn, outcomes, report)
+            self.deferred_lines.append((RECORD_FILE, record))
         if self.observer is not None:
             self.observer.round_played(turn, session, report, outcomes)
 
@@ -501,6 +509,15 @@ class MatchRunner:
 
     # -- the log --------------------------------------------------------------------------------------------
 
+    def write_record_header(self) -> None:
+        """The core record's first line (runner/matchlog/record.py), before any turn: a log cut short, with no
+        match.json, still names its game."""
+        names = {seat: player.name for seat, player in self.players.items()}
+        requests = {seat: bot.bot.request for seat, bot in self.persistent.items() if bot.bot.request is not None}
+        line = header_line(self.game.name, tuple(self.players), names, self.settings.seed, self.settings.options,
+                           requests)
+        self.writer.append_line(RECORD_FILE, line + "\n")
+
     def log_turn(
         self, turn: int, files: Mapping[str, Mapping[str, str]], view: str, outcomes: dict[str, TurnOutcome] | None,
         report: TurnReport | None, final_files: Mapping[str, str] | None = None,
@@ -546,9 +563,18 @@ class MatchRunner:
         """Encode and append the log lines of the turns played so far (json.dumps of a record is tens of us:
         the match loop calls this after sending the next requests, so it overlaps the bots' thinking)."""
         lines, self.deferred_lines = self.deferred_lines, []
-        for name, record in lines:  # the game's own line (TurnReport.record_line), or its record to encode
-            line = record if isinstance(record, str) else json.dumps(record, separators=(",", ":"))
+        for name, record in lines:  # the game's own line (TurnReport.record_line), its record to encode, or a
+            if isinstance(record, str):  # turn of the core's record
+                line = record
+            elif isinstance(record, tuple):
+                line = turn_line(*record)
+            else:
+                line = json.dumps(record, separators=(",", ":"))
             self.writer.append_line(name, line + "\n")
+
+    def _append_record(self, record: tuple[Any, ...]) -> None:
+        """A folder log's line of the core's record, on the log thread after the turn's folder."""
+        self.writer.append_line(RECORD_FILE, turn_line(*record) + "\n")
 
     def _submit(self, function: Callable[..., None], *arguments: Any) -> None:
         self.log_writes.append(self.log_writer.submit(function, *arguments))

@@ -2,7 +2,8 @@
 
 The core knows the files every game shares: `bot.json`, `match.json` and the runner config. Anything else
 (a game config, a state, a map, a whole log folder) is offered to each game in turn (`Game.validate`); the
-first that recognises it checks it. A log folder with a match.json goes straight to the game it names.
+first that recognises it checks it. A log folder whose match.json or record.jsonl names its game goes straight
+to that game.
 Nothing here prints: results are `FileReport`s, worded by runner/commands/validate.py.
 """
 
@@ -19,6 +20,7 @@ from runner.bots.languages import LaunchTemplate
 from runner.errors import UserError
 from runner.games import DEFAULT_GAME, all_games, get_game
 from runner.games.interface import FileReport
+from runner.matchlog.record import read_header
 from runner.schemas import BOT, MATCH, RUNNER_CONFIG, Problem
 
 #: The kinds of file the core checks itself; games add theirs (`Game.file_kinds`).
@@ -76,11 +78,13 @@ def _games_for(path: Path, options: dict[str, Any]) -> list:
 
 
 def _logged_game(path: Path) -> str | None:
+    """The game a log folder (or a file in one) names: match.json's, else record.jsonl's header (a log cut
+    short before match.json was written)."""
     folder = path if path.is_dir() else path.parent
     try:
         data = json.loads((folder / "match.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
+        data = read_header(folder)
     name = data.get("game") if isinstance(data, dict) else None
     return name if isinstance(name, str) and name in {g.name for g in all_games()} else None
 

@@ -49,11 +49,12 @@ def all_games() -> list[Game]:
 
 
 def game_of_log(path: Path, name: str | None = None) -> Game:
-    """The game a match log belongs to: match.json's `game`, else `name` (a command's `--game`), else the game
-    that recognises the folder. The default game's own layout is taken at once: an official Tower Defence log
-    has no match.json, and `td-runner verify` of one loads no other game. Any other log is asked of every game,
-    and a log two games recognise is a UserError naming them rather than a guess. When nothing recognises it,
-    the default game, whose tools then say precisely why it is not a log."""
+    """The game a match log belongs to: match.json's `game`, else its record.jsonl's (written before the first
+    turn), else `name` (a command's `--game`), else the game that recognises a log from outside (an official
+    Tower Defence log, a game's spec trace file). The default game's official layout is taken at once: `td-runner
+    verify` of one loads no other game. Anything else is asked of every game, and a path two games recognise is
+    a UserError naming them rather than a guess. When nothing recognises it, the default game, whose tools then
+    say precisely why it is not a log."""
     path = Path(path)
     summary = path / "match.json"
     if summary.is_file():
@@ -64,6 +65,14 @@ def game_of_log(path: Path, name: str | None = None) -> Game:
         named = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
         if name is not None and name != named:
             raise UserError(f"{path}: its match.json says the game is {named}, not {name}")
+        return get_game(named)
+    from runner.matchlog.record import read_header  # here: runner.matchlog imports this package's interface
+
+    header = read_header(path)  # a log the core wrote names its game from its first line on
+    if header is not None:
+        named = str(header.get("game", DEFAULT_GAME))
+        if name is not None and name != named:
+            raise UserError(f"{path}: its record.jsonl says the game is {named}, not {name}")
         return get_game(named)
     if name is not None:
         return get_game(name)

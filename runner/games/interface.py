@@ -384,8 +384,16 @@ class Game(Protocol):
         """A persistent bot's output line -> this turn's answer text, or None to keep reading (a stale or
         chatty line). Only called for games with BotMode.PERSISTENT."""
 
+    #: JSON keys `verify` and `diff` leave out of every comparison (timing the rules do not make deterministic)
+    log_forgives: tuple[str, ...]
+
     def is_log(self, path: Path) -> bool:
-        """Whether `path` is a log of this game even without match.json (official Tower Defence logs)."""
+        """Whether `path` is a log of this game from outside td-runner (an official Tower Defence log, a spec
+        trace file). A log the core wrote names its game (record.jsonl's header): nothing guesses it."""
+
+    def log_session(self, record: Any) -> Session:
+        """A new session for replaying a core-written log (a runner.logtools.record.MatchRecord): by default
+        from its game-config.json and the record's seats, seed, options and request formats."""
 
     def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
         """Replay a log's answers through the rules and compare everything it recorded."""
@@ -412,10 +420,11 @@ class Game(Protocol):
 
 
 class GameDefaults:
-    """What a game that has nothing to say about the optional parts of `Game` inherits."""
+    """What a game that has nothing to say about the optional parts of `Game` inherits, the log tools included:
+    `verify`, `diff`, `replay` and `validate` of the logs the core writes (runner/logtools), which a game may
+    override one by one."""
 
     verify_options: tuple[Option, ...] = ()
-    file_kinds: tuple[str, ...] = ()
     end_reasons: Mapping[str, str] = {}
     console_prompt: str | None = None
     languages: Mapping[str, tuple[str, ...] | LaunchTemplate] = {}
@@ -425,6 +434,42 @@ class GameDefaults:
     answers_in_order: bool = False
     turn_word: str = "turn"
     uses_seed: bool = True
+    log_forgives: tuple[str, ...] = ()
+
+    @property
+    def file_kinds(self) -> tuple[str, ...]:
+        """`<game>-config`, `<game>-state`, ... for each schema under schema/<game>/, and `<game>-log`."""
+        from runner.logtools.validate import file_kinds  # the log tools read files: only when asked
+
+        return file_kinds(self.name)  # type: ignore[attr-defined]
+
+    def is_log(self, path: Path) -> bool:
+        return False  # logs the core writes name their game; only logs from outside need recognising
+
+    def log_session(self, record: Any) -> Session:
+        from runner.logtools.record import default_log_session
+
+        return default_log_session(self, record)  # type: ignore[arg-type]
+
+    def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
+        from runner.logtools.verify import verify_log
+
+        return verify_log(self, path)
+
+    def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
+        from runner.logtools.diff import diff_logs
+
+        return diff_logs(self, path_a, path_b, options)
+
+    def replay(self, path: Path) -> "Replay":
+        from runner.logtools.replay import replay_log
+
+        return replay_log(self, path)
+
+    def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
+        from runner.logtools.validate import validate_path
+
+        return validate_path(self, path, kind)
 
     def config_problems(self, data: Any) -> list[Any]:
         return []

@@ -53,7 +53,7 @@ class MatchLogWriter:
     def __init__(self, folder: Path, names: dict[str, str]) -> None:
         self.folder = folder
         self.names = names
-        self._flush_at = 0.0  # time.monotonic() after which the next appended line flushes its file
+        self._flush_at: dict[str, float] = {}  # name -> time.monotonic() after which its next line flushes it
         self._lines: dict[str, Any] = {}  # name -> open handle of a line log (log.jsonl), kept for the match
         self._mkdir(folder)
 
@@ -102,8 +102,8 @@ class MatchLogWriter:
                                                   buffering=_LINE_BUFFER)
             handle.write(line)
             now = time.monotonic()
-            if now >= self._flush_at:
-                self._flush_at = now + FLUSH_S
+            if now >= self._flush_at.get(name, 0.0):
+                self._flush_at[name] = now + FLUSH_S
                 handle.flush()
         except OSError as exc:
             raise LogWriteError(f"{self.folder / name}: cannot write the match log: {exc.strerror or exc}") from None

@@ -1,5 +1,6 @@
-"""Which game a log belongs to (runner.games.game_of_log): match.json says it; a log without one whose files fit
-two games is refused in one line naming them and `--game`, never given to the first game that likes it."""
+"""Which game a log belongs to (runner.games.game_of_log): match.json says it, else the core's record.jsonl
+(written before the first turn); only logs from outside (official Tower Defence logs, spec trace files) are
+recognised by their files, and a path two games recognise is refused in one line naming them and `--game`."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ import runner.games
 from runner.cli import main
 from runner.errors import UserError
 from runner.games import game_of_log, get_game
+from runner.matchlog.record import RECORD_FILE, header_line
 
-#: A first row of an Invaders trace (spec 16 keys): Lanes also takes any folder holding a log.jsonl.
+#: A first row of an Invaders trace (spec 16 keys).
 INVADERS_ROW = {"t": 0, "ig": 0, "dg": 0, "tw": [], "iv": []}
 
 
@@ -24,36 +26,51 @@ def cli(*args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def ambiguous(tmp_path: Path) -> Path:
-    log = tmp_path / "log"
-    log.mkdir()
-    (log / "log.jsonl").write_text(json.dumps(INVADERS_ROW) + "\n", encoding="utf-8")
-    assert get_game("lanes").is_log(log) and get_game("invaders").is_log(log)
-    return log
+def trace(tmp_path: Path) -> Path:
+    path = tmp_path / "trace.jsonl"
+    path.write_text(json.dumps(INVADERS_ROW) + "\n", encoding="utf-8")
+    return path
 
 
-def test_a_log_two_games_fit_is_refused_naming_both(ambiguous: Path) -> None:
-    expected = (f"error: {ambiguous}: no match.json names its game and its files fit lanes and invaders; "
+def test_a_path_two_games_fit_is_refused_naming_both(trace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lanes = get_game("lanes")
+    monkeypatch.setattr(type(lanes), "is_log", lambda self, path: True)  # a lanes trace reader that likes it too
+    expected = (f"error: {trace}: no match.json names its game and its files fit lanes and invaders; "
                 "name it with --game lanes (or --game invaders)\n")
-    for command in (["verify", str(ambiguous)], ["replay", str(ambiguous), "--round", "0"],
-                    ["replay", str(ambiguous), "--html"], ["diff", str(ambiguous), str(ambiguous)]):
+    for command in (["verify", str(trace)], ["replay", str(trace), "--round", "0"],
+                    ["diff", str(trace), str(trace)]):
         assert cli(*command) == (2, "", expected), command
 
 
-def test_game_picks_the_game_of_such_a_log(ambiguous: Path) -> None:
-    assert game_of_log(ambiguous, "invaders").name == "invaders"
-    code, out, _ = cli("verify", str(ambiguous), "--game", "invaders")  # the Invaders rules judge the row
+def test_game_picks_the_game_of_a_trace(trace: Path) -> None:
+    assert game_of_log(trace).name == "invaders"
+    code, out, _ = cli("verify", str(trace), "--game", "invaders")  # the Invaders rules judge the row
     assert code == 1 and out.splitlines()[1] == "turn 0: dg: expected 0, got 50"
-    assert cli("verify", str(ambiguous), "--game", "lanes")[0] == 0  # the Lanes tools find no turn of theirs in it
-    assert cli("verify", str(ambiguous), "--game", "stone")[2] == (
+    assert cli("verify", str(trace), "--game", "stone")[2] == (
         "error: unknown game 'stone'; the games are: " + ", ".join(runner.games.GAMES) + "\n")
 
 
-def test_match_json_names_the_game_and_a_contrary_game_is_an_error(ambiguous: Path) -> None:
-    (ambiguous / "match.json").write_text(json.dumps({"game": "lanes"}), encoding="utf-8")
-    assert game_of_log(ambiguous).name == "lanes"
+def test_match_json_names_the_game_and_a_contrary_game_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "match.json").write_text(json.dumps({"game": "lanes"}), encoding="utf-8")
+    assert game_of_log(tmp_path).name == "lanes"
     with pytest.raises(UserError, match=r"its match.json says the game is lanes, not invaders"):
-        game_of_log(ambiguous, "invaders")
+        game_of_log(tmp_path, "invaders")
+
+
+@pytest.mark.parametrize("name", list(runner.games.GAMES))
+def test_a_log_without_match_json_is_its_own_games_only(tmp_path: Path, name: str) -> None:
+    """A log cut short before match.json: its record.jsonl's first line names the game, whatever its files
+    look like, and no other game claims it."""
+    game = get_game(name)
+    seats = game.seats(game.player_counts[0])
+    (tmp_path / RECORD_FILE).write_text(header_line(name, seats, {s: s for s in seats}, 0, {}, {}) + "\n")
+    (tmp_path / "Turn 001").mkdir()  # files other games' layouts have: they decide nothing
+    (tmp_path / "Turn 001" / "turn.json").write_text("{}")
+    (tmp_path / "log.jsonl").write_text(json.dumps(INVADERS_ROW) + "\n")
+    assert game_of_log(tmp_path).name == name
+    assert [other for other in runner.games.GAMES if get_game(other).is_log(tmp_path)] == []
+    with pytest.raises(UserError, match=f"its record.jsonl says the game is {name}, not "):
+        game_of_log(tmp_path, next(other for other in runner.games.GAMES if other != name))
 
 
 def test_an_official_tower_defence_log_asks_no_other_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,9 +79,3 @@ def test_an_official_tower_defence_log_asks_no_other_game(tmp_path: Path, monkey
     real = runner.games.get_game
     monkeypatch.setattr(runner.games, "get_game", lambda name: asked.append(name) or real(name))
     assert game_of_log(tmp_path).name == "tower-defence" and asked == ["tower-defence"]
-
-
-def test_a_log_one_game_fits_is_that_games(tmp_path: Path) -> None:
-    (tmp_path / "Turn 001").mkdir()
-    (tmp_path / "Turn 001" / "turn.json").write_text("{}", encoding="utf-8")
-    assert game_of_log(tmp_path).name == "lanes"

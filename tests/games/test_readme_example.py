@@ -54,12 +54,23 @@ def test_the_example_game_plays_verifies_and_lists(stones, tmp_path: Path, capsy
     summary = json.loads((tmp_path / "m" / "match.json").read_text())
     assert summary["game"] == "stones" and summary["end_reason"] == "pile_empty"
     assert summary["options"]["pile"] == 10 and summary["game_config"] == {"pile": 10}
-    # pile 10: A takes 2 (8 left), B takes 1 (7 left); A 3 (4), B 1 (3); A 3 (0): A took the last stone
+    # pile 10: both see 10 and take 2 (6 left); both see 6 and take 2 (2 left); A takes 2 (0): A took the last
     assert summary["winner"] == "A" and summary["rounds"] == 3
     assert (tmp_path / "m" / "Turn 004" / "result.txt").read_text() == "A - Alpha took the last stone\n"
-    assert cli("verify", str(tmp_path / "m"))[0] == 0
-    (tmp_path / "m" / "Turn 002" / "B - Beta" / "take.txt").write_text("3")
-    assert cli("verify", str(tmp_path / "m"))[0] == 1
+    assert cli("verify", str(tmp_path / "m"))[0] == 0  # the log tools come with GameDefaults (runner/logtools)
+    code, out, _ = cli("validate", str(tmp_path / "m"))
+    assert code == 0 and out == ""
+    code, out, _ = cli("replay", str(tmp_path / "m"), "--turn", "2", "--player", "A")
+    assert code == 0 and out.splitlines()[:4] == ["turn 2", "pile: oooooo", "events:", "  A takes 2, 4 left"]
+    assert "A: 2 -> accepted" in out and "--- A bot output ---" in out
+    code, out, _ = cli("match", "--game", "stones", str(a), str(b), "--pile", "11", "--output", str(tmp_path),
+                       "--name", "m11", "--quiet")
+    code, out, _ = cli("diff", str(tmp_path / "m"), str(tmp_path / "m11"))
+    assert code == 1 and out.startswith("the logs part at turn 1: ")
+    assert "turn 1, seat A, pile.txt: line 1: '10' != '11'" in out
+    (tmp_path / "m" / "Turn 002" / "B - Beta" / "pile.txt").write_text("9\n")
+    code, out, _ = cli("verify", str(tmp_path / "m"))
+    assert code == 1 and "turn 2, seat B, Turn 002/B - Beta/pile.txt: line 1: '9' != '6'" in out
     assert "stones" in cli("games")[1]
     with pytest.raises(SystemExit):
         cli("match", "--game", "stones", "--help")  # argparse prints help on sys.stdout, then exits 0

@@ -88,4 +88,4 @@ def test_persistent_bots_give_the_log_per_turn_bots_give(tmp_path: Path) -> None
     verify_out = io.StringIO()
     assert main(["verify", str(persistent_log)], out=verify_out, err=io.StringIO()) == 0, verify_out.getvalue()
     assert "identical" in verify_out.getvalue()
-    assert same_tree(persistent_log, per_turn_log, skip={"BotOutput.txt", "match.json"}) == []
+    assert same_tree(persistent_log, per_turn_log, skip={"BotOutput.txt", "match.json", "record.jsonl"}) == []

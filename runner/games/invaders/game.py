@@ -13,6 +13,7 @@ from runner.config import read_json_file
 from runner.errors import UserError
 from runner.games.interface import AnswerFile, BotMode, Check, FileReport, GameDefaults, JsonlLog, Option, TimeBudget, positive_int
 from runner.games.invaders import logs
+from runner.logtools.record import is_record_log
 from runner.games.invaders.config import (
     DEFAULT_MAX_TURNS,
     DISQUALIFY,
@@ -113,19 +114,23 @@ class InvadersGame(GameDefaults):
         return line.strip()  # spec 18: one answer line per request line
 
     def is_log(self, path: Path) -> bool:
-        return logs.is_log(path)
+        return Path(path).is_file() and logs.is_log(path)  # a koth trace; a log the core wrote names its game
 
     def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
-        return logs.verify(path)
+        return super().verify(path, options) if is_record_log(path) else logs.verify(path)
 
     def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
-        return logs.diff(path_a, path_b, strict=bool(options.get("strict")))
+        if is_record_log(path_a) and is_record_log(path_b):
+            return super().diff(path_a, path_b, options)
+        return logs.diff(path_a, path_b, strict=bool(options.get("strict")))  # a trace: spec 16 rows
 
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
+        if is_record_log(path):
+            return super().validate(path, kind, options)
         return logs.validate(path, kind)
 
-    def replay(self, path: Path) -> logs.LogReplay:
-        return logs.replay(path)
+    def replay(self, path: Path) -> Any:
+        return super().replay(path) if is_record_log(path) else logs.replay(path)
 
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""

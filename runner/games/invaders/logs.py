@@ -1,9 +1,8 @@
-"""The log tools of `td-runner verify/diff/replay/validate` for Invaders. They read files, so they live
+"""What is Invaders' own in its logs: spec 16 reference traces (koth traces, `.jsonl` or `.jsonl.gz`, starting
+with the turn-0 row) verified, diffed and replayed by their rows, and a config or state file validated. The logs
+the core writes (a folder with `log.jsonl`, one spec 16 row per turn plus `ir`/`dr`, and record.jsonl) get the
+core's tools (runner/logtools); a folder without record.jsonl is read as a trace. They read files, so they live
 outside rules/ and protocol/.
-
-A log is a folder with `log.jsonl` (one spec 16 row per turn plus `ir`/`dr`, written by the session) and
-`match.json`; a spec 16 reference trace (`.jsonl` or `.jsonl.gz`, starting with the turn-0 row) is accepted
-wherever a log is.
 """
 
 from __future__ import annotations
@@ -83,33 +82,12 @@ def is_log(path: Path) -> bool:
 
 
 def verify(path: Path) -> Check:
-    """Replay a log's (or trace's) answers through the rules and compare every field of every turn."""
+    """Replay a trace's answers through the rules and compare every field of every turn."""
     turns, problems = check_rows(iter_rows(path), limit=MAX_LINES)
-    summary = read_match_json(path) if Path(path).is_dir() else None
-    if summary is not None and not problems:
-        problems.extend(_check_summary(summary, path))
     if problems:
         return Check(False, (f"{path}: {len(problems)} difference(s) replaying {turns} turns", *problems),
                      {"turns": turns, "problems": problems})
     return Check(True, (f"{path}: {turns} turns replayed, every field identical",), {"turns": turns})
-
-
-def _check_summary(summary: dict[str, Any], path: Path) -> list[str]:
-    """match.json's `turns` and `end_reason` against the last row."""
-    last = None
-    for last in iter_rows(path):
-        pass
-    if last is None:
-        return []
-    problems = []
-    if "turns" in summary and summary["turns"] != last.get("t"):
-        problems.append(f"match.json: turns {summary['turns']!r}, the log ends at turn {last.get('t')!r}")
-    reason = summary.get("end_reason")
-    if reason == "life" and not last.get("end"):
-        problems.append("match.json: end_reason life, but the last turn did not end the game")
-    if reason == "disqualified" and "dq" not in last:
-        problems.append("match.json: end_reason disqualified, but the last turn records no disqualification")
-    return problems
 
 
 def _rows_by_turn(path: Path) -> dict[int, dict[str, Any]]:

@@ -73,37 +73,31 @@ class LanesGame(GameDefaults):
         return LanesSession(config, tuple(seats))
 
     def is_log(self, path: Path) -> bool:
-        return logs.is_log(path)
+        return logs.is_trace(path)  # a spec 11 trace file; a log the core wrote names its game itself
 
     def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
-        return logs.verify(path)
+        return logs.verify(path) if logs.is_trace(path) else super().verify(path, options)
 
     def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
-        return logs.diff(path_a, path_b, strict=bool(options.get("strict")))
+        if logs.is_trace(path_a) or logs.is_trace(path_b):
+            return logs.diff(path_a, path_b)
+        return super().diff(path_a, path_b, options)
 
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
-        """A state.json, commands.txt or config file; or a log folder: its config and every state.json the
-        runner wrote (the bots' commands.txt are not checked here: a rejected answer is the bot's doing, and
-        `td-runner verify` replays them)."""
+        """A state.json, commands.txt or config file (lanes' own checks); a log folder: the core's check (every
+        state.json against its schema, and the replay)."""
         if path.is_dir():
-            if kind is not None or not logs.is_log(path):
-                return None
-            files = [path / "game-config.json", *sorted(path.glob("Turn */* - */state.json"))]
-            return [self._report(file, None) for file in files if file.is_file()]
-        return None if logs.validate(path) is None else [self._report(path, kind)]
-
-    def _report(self, path: Path, kind: str | None) -> FileReport:
+            return super().validate(path, kind, options)
         check = logs.validate(path)
         if check is None:
-            return FileReport(path, kind, unreadable="not a lanes state.json, commands.txt or config")
+            return None
         # a failed check's first line is its heading ("4 problems", "rejected, against state.json"): the problems
         # are the lines under it, so `validate` counts 4 for 4 (it counted the heading as a fifth)
         lines = check.lines[1:] or check.lines
-        problems = () if check.same else tuple(line.strip() for line in lines)
-        return FileReport(path, kind or "lanes", problems)
+        return [FileReport(path, kind or "lanes", () if check.same else tuple(line.strip() for line in lines))]
 
-    def replay(self, path: Path) -> logs.LogReplay:
-        return logs.replay(path)
+    def replay(self, path: Path) -> Any:
+        return logs.replay(path) if logs.is_trace(path) else super().replay(path)
 
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""

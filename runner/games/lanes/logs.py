@@ -1,9 +1,9 @@
-"""The log tools (I/O): open a lanes log, verify it by replaying, diff two logs, replay in the terminal,
-validate one file.
+"""What is lanes' own in its logs (I/O): spec 11 trace files (`*.jsonl`, from outside) verified, diffed and
+replayed; one lanes file validated; and a folder log opened turn by turn for the HTML replay. Verify, diff,
+replay and validate of the logs the core writes are the core's (runner/logtools).
 
-A log is either a folder written by the core (`Turn 001/P1 - nick/commands.txt`, `turn.json` per turn,
-`game-config.json`, `match.json`), a folder holding a `log.jsonl`, or a spec 11 trace file (`*.jsonl`).
-All three become a list of turns with the answers given; the replay itself is pure (protocol/trace_replay).
+A folder log (`Turn 001/P1 - nick/commands.txt`, `turn.json` per turn, `game-config.json`, `match.json`) and a
+trace both become a list of turns with the answers given; the replay itself is pure (protocol/trace_replay).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from runner.errors import UserError
 from runner.games.interface import Check
 from runner.games.lanes.protocol.commands import parse_commands, read_orders, render_problems
 from runner.games.lanes.protocol.config_json import parse_config, render_config
-from runner.games.lanes.protocol.state_json import render_state
 from runner.games.lanes.protocol.text_map import render_map
 from runner.games.lanes.protocol.trace import PROTOCOL, RESULT_NAMES
 from runner.games.lanes.protocol.trace_replay import (
@@ -39,7 +38,6 @@ from runner.replay.record import as_sent
 from runner.schemas import SCHEMA_DIR
 
 TURN_FOLDER = re.compile(r"Turn (\d+)\Z")
-SEAT_FILES = ("state.json", "map.txt", "errors.txt")  # what the runner writes for a bot (spec 10.1)
 ANSWER, OUTPUT = "commands.txt", "BotOutput.txt"
 MAX_LINES = 40  # differences listed per check
 
@@ -64,11 +62,10 @@ class OpenedLog:
     end: dict[str, Any] | None  # the trace's end line, or the result fields of match.json
 
 
-def is_log(path: Path) -> bool:
+def is_trace(path: Path) -> bool:
+    """Whether `path` is a spec 11 trace file (its first line names the protocol)."""
     try:
-        if path.is_file():
-            return _is_trace_file(path)
-        return (path / "log.jsonl").is_file() or any((p / TURN_FILE).is_file() for p in path.glob("Turn *"))
+        return Path(path).is_file() and _is_trace_file(Path(path))
     except OSError:
         return False
 
@@ -83,15 +80,12 @@ def _is_trace_file(path: Path) -> bool:
 
 
 def open_log(path: Path) -> OpenedLog:
-    """Any of the three log forms; UserError (one line) when `path` is none of them."""
+    """A trace file or a folder log; UserError (one line) when `path` is neither."""
     if path.is_file():
         return _open_records(path, _read_jsonl(path), LanesConfig())
     if not path.is_dir():
         raise UserError(f"{path}: no such log file or folder")
-    config = _read_config(path)
-    if (path / "log.jsonl").is_file():
-        return _open_records(path, _read_jsonl(path / "log.jsonl"), config, _match_end(path))
-    return _open_folder(path, config)
+    return _open_folder(path, _read_config(path))
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -136,7 +130,7 @@ def _open_folder(path: Path, config: LanesConfig) -> OpenedLog:
         (int(m.group(1)), p) for p in path.iterdir() if p.is_dir() and (m := TURN_FOLDER.match(p.name))
     )
     if not folders:
-        raise UserError(f"{path}: not a lanes log (no 'Turn NNN' folders, no log.jsonl)")
+        raise UserError(f"{path}: not a lanes log (no 'Turn NNN' folders)")
     turns, final = [], {}
     for number, folder in folders:
         seat_files = _seat_files(folder)
@@ -161,52 +155,20 @@ def _seat_files(folder: Path) -> dict[str, dict[str, str]]:
     return found
 
 
-def seat_expectations(config: LanesConfig, state: GameState) -> dict[str, dict[str, str]]:
-    """The files the runner writes into each seat's folder for `state` (spec 10.1.2)."""
-    text_map = render_map(config, state)
-    return {
-        seat: {
-            "state.json": render_state(config, state, p),
-            "map.txt": text_map,
-            "errors.txt": "".join(f"{line}\n" for line in state.errors[p]),
-        }
-        for p, seat in enumerate(SEATS)
-    }
-
-
-def _compare_seat_files(turn: int, expected: dict[str, dict[str, str]], logged: dict[str, dict[str, str]]) -> list[Difference]:
-    found = []
-    for seat, files in expected.items():
-        for name, text in files.items():
-            have = logged.get(seat, {}).get(name)
-            if have is not None and have != text:
-                found.append(Difference(turn, f"{seat}/{name}", _first_line_diff(have, text), "(replayed)"))
-    return found
-
-
-def _first_line_diff(have: str, want: str) -> str:
-    for number, (a, b) in enumerate(zip(have.splitlines(), want.splitlines()), start=1):
-        if a != b:
-            return f"line {number}: {a!r} (replay: {b!r})"
-    return "a different length"
-
-
 def replay_log(log: OpenedLog) -> tuple[list[Difference], list[tuple[GameState, dict[str, Any]]], GameState]:
-    """Replay every turn; the differences, (state before, replayed record) per turn, and the final state."""
+    """Replay every turn; the differences of the records, (state before, replayed record) per turn, and the final
+    state."""
     config, state = log.config, new_game(log.config)
     differences: list[Difference] = []
     played = []
     for turn in log.turns:
         if turn.turn != state.turn:
             differences.append(Difference(turn.turn, "turn number", turn.turn, state.turn))
-        differences += _compare_seat_files(state.turn, seat_expectations(config, state), turn.seat_files)
         record, after, _ = replay_answers(config, state, turn.answers)
         if turn.record is not None:
             differences += diff_records(turn.turn, turn.record, record)
         played.append((state, record))
         state = after
-    if log.final_files:
-        differences += _compare_seat_files(state.turn, seat_expectations(config, state), log.final_files)
     result = decide(config, state)
     if log.end is not None:
         got = {"turns": state.turn - 1, "result": RESULT_NAMES[result.winner] if result else "unfinished"}
@@ -228,8 +190,8 @@ def verify(path: Path) -> Check:
     return Check(False, tuple(lines), {"turns": turns, "differences": [str(d) for d in differences]})
 
 
-def diff(path_a: Path, path_b: Path, strict: bool = False) -> Check:
-    """Two logs turn by turn: records, each seat's files and answers (strict: also the bots' output)."""
+def diff(path_a: Path, path_b: Path) -> Check:
+    """Two traces (or a trace and a folder log) turn by turn: their spec 11 records."""
     a, b = open_log(path_a), open_log(path_b)
     differences: list[str] = []
     if render_config(a.config) != render_config(b.config):
@@ -239,15 +201,6 @@ def diff(path_a: Path, path_b: Path, strict: bool = False) -> Check:
     for left, right in zip(a.turns, b.turns):
         if left.record is not None and right.record is not None:
             differences += [f"turn {left.turn}: {d.field} differs" for d in diff_records(left.turn, left.record, right.record)]
-        names = {*SEAT_FILES, ANSWER, *((OUTPUT,) if strict else ())}
-        for seat in SEATS:
-            files_a, files_b = left.seat_files.get(seat, {}), right.seat_files.get(seat, {})
-            for name in sorted(names & (files_a.keys() | files_b.keys())):
-                if files_a.get(name) != files_b.get(name):
-                    differences.append(f"turn {left.turn}: {seat}/{name} differs")
-        if left.record is None or right.record is None:
-            if [x.text for x in left.answers] != [x.text for x in right.answers]:
-                differences.append(f"turn {left.turn}: answers differ")
     if not differences:
         return Check(True, (f"{path_a} and {path_b}: {len(a.turns)} turns, identical",), {"turns": len(a.turns)})
     lines = [f"{len(differences)} differences:"] + [f"  {d}" for d in differences[:MAX_LINES]]

@@ -8,7 +8,7 @@ from typing import Any
 
 from runner.errors import UserError
 from runner.games.interface import (
-    AnswerFile, AnswerLines, BotMode, Check, FileReport, FolderLog, GameDefaults, Option,
+    AnswerFile, AnswerLines, BotMode, FileReport, FolderLog, GameDefaults, Option,
 )
 from runner.games.warzone import logs
 from runner.games.warzone.loading import LoadedConfig, load_config
@@ -49,6 +49,7 @@ class WarzoneGame(GameDefaults):
     )
     verify_options: tuple[Option, ...] = ()
     file_kinds = logs.KINDS
+    log_forgives = ("seconds", "wall_seconds")  # spec 4.7: timing fields are not compared
     end_reasons: Mapping[str, str] = {
         "conquest": "one player is left; every other player lost their last territory",
         "max_turns": "the turn limit was reached: a draw, ranked by territories, then armies plus pool",
@@ -82,20 +83,13 @@ class WarzoneGame(GameDefaults):
     def match_files(self, config: LoadedConfig, options: Mapping[str, Any]) -> dict[str, bytes]:
         return {logs.MAP_FILE: config.map_bytes}
 
-    def is_log(self, path: Path) -> bool:
-        return logs.is_log(path)
-
-    def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
-        return logs.verify(path)
-
-    def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
-        return logs.diff(path_a, path_b, strict=bool(options.get("strict")))
+    def log_session(self, record: Any) -> WarzoneSession:
+        return logs.session_of_log(record)
 
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
+        if Path(path).is_dir() or kind == logs.LOG_KIND:  # a whole log: the core's check
+            return super().validate(path, kind, options)
         return logs.validate(path, kind, lenient=bool(options.get("lenient")))
-
-    def replay(self, path: Path) -> logs.WarzoneReplay:
-        return logs.WarzoneReplay.open(path)
 
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""

@@ -16,28 +16,38 @@ import pytest
 from runner.games.interface import Answer
 from runner.games.invaders import GAME
 from runner.games.invaders.rules import constants as C
-from runner.games.invaders.session import InvadersSession
+from runner.games.invaders.session import SEATS, InvadersSession
+from runner.matchlog.record import RECORD_FILE, header_line, turn_line
 
 Script = Callable[[int, dict], str]
 
 
-def play_session(session: InvadersSession, defender: Script, invader: Script) -> list[dict]:
-    """Play to the end; each script gets (turn, request) and returns the answer line. Returns the records."""
+def play_session(session: InvadersSession, defender: Script, invader: Script, core: list[str] | None = None) -> list[dict]:
+    """Play to the end; each script gets (turn, request) and returns the answer line. Returns the records; with
+    `core`, the core's record.jsonl lines of the turns are appended to it (runner/matchlog/record.py)."""
     records = []
     while session.outcome() is None:
-        inputs = session.inputs()
+        turn, inputs = session.turn, session.inputs()
         requests = {seat: json.loads(inputs[seat].line) for seat in session.active_seats()}
         answers = {
             "defender": Answer(defender(session.turn, requests["defender"])),
             "invader": Answer(invader(session.turn, requests["invader"])),
         }
-        records.append(session.play_turn(answers).record)
+        report = session.play_turn(answers)
+        records.append(report.record)
+        if core is not None:
+            core.append(turn_line(turn, answers, inputs, report))
     return records
 
 
-def write_session_log(folder: Path, session: InvadersSession, records: list[dict]) -> Path:
-    """The files the core's JsonlLog writer leaves: match.json, game-config.json, log.jsonl."""
+def write_session_log(folder: Path, session: InvadersSession, records: list[dict], core: list[str] | None = None) -> Path:
+    """The files the core's JsonlLog writer leaves: match.json, game-config.json, log.jsonl, and with `core`
+    (play_session's lines) record.jsonl; without, the folder is read as a trace."""
     folder.mkdir(parents=True, exist_ok=True)
+    if core is not None:
+        names = {seat: f"{seat} - bot" for seat in SEATS}
+        lines = [header_line("invaders", SEATS, names, 0, {}, {}), *core]
+        (folder / RECORD_FILE).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     outcome = session.outcome()
     config = GAME.config_json(session.config)
     summary = {

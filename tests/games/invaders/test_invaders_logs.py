@@ -1,4 +1,5 @@
-"""The log tools: verify (own logs and reference traces), diff, replay, is_log, validate."""
+"""The log tools: the core's for logs the match loop writes (runner/logtools), Invaders' own for reference
+traces; validate."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from runner.errors import UserError
+from runner.games import game_of_log
 from runner.games.invaders import GAME
 
 DATA = Path(__file__).parent / "data"
@@ -38,14 +40,15 @@ def spawner(turn: int, request: dict) -> str:
 @pytest.fixture
 def log(tmp_path: Path, play, write_log) -> Path:
     game = GAME.new_session(GAME.configure(None, {"max_turns": 400}), GAME.seats(2), 0, {})
-    records = play(game, builder, spawner)
-    return write_log(tmp_path / "match", game, records)
+    core: list[str] = []  # the core's record.jsonl lines: the log is one the match loop would write
+    records = play(game, builder, spawner, core)
+    return write_log(tmp_path / "match", game, records, core)
 
 
 def test_verify_accepts_its_own_log(log: Path) -> None:
     check = GAME.verify(log, {})
     assert check.same, check.lines
-    assert check.data["turns"] == 400 and GAME.is_log(log)
+    assert check.data["turns"] == 400 and game_of_log(log).name == "invaders" and not GAME.is_log(log)
 
 
 def test_verify_names_a_tampered_field(log: Path) -> None:
@@ -56,17 +59,15 @@ def test_verify_names_a_tampered_field(log: Path) -> None:
     lines[99] = json.dumps(row)
     (log / "log.jsonl").write_text("\n".join(lines) + "\n")
     check = GAME.verify(log, {})
-    assert not check.same
-    assert any(line.startswith("turn 100: dg: expected") for line in check.lines)
-    assert any(line.startswith("turn 100: dr: expected") for line in check.lines)
+    assert not check.same and check.lines[1].startswith("  turn 100, log.jsonl line 100: $.dg: ")
 
 
 def test_verify_checks_match_json(log: Path) -> None:
     summary = json.loads((log / "match.json").read_text())
-    summary["turns"] = 399
+    summary["end_reason"] = "life"
     (log / "match.json").write_text(json.dumps(summary))
     check = GAME.verify(log, {})
-    assert not check.same and "match.json: turns 399" in check.lines[1]
+    assert not check.same and check.lines[1] == "  match.json: $.end_reason: 'life' != 'max_turns'"
 
 
 @pytest.mark.parametrize("plain", [False, True])
@@ -102,30 +103,31 @@ def test_diff(log: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy"
     shutil.copytree(log, copy)
     same = GAME.diff(log, copy, {"strict": True})
-    assert same.same and same.lines == ("the logs are identical",)
+    assert same.same and same.lines == (f"{log} and {copy}: 400 turns, identical",)
     lines = (copy / "log.jsonl").read_text().splitlines()
     row = json.loads(lines[20])
     row["ir"] = "other"
     lines[20] = json.dumps(row)
     (copy / "log.jsonl").write_text("\n".join(lines[:300]) + "\n")
-    loose = GAME.diff(log, copy, {"strict": False})
-    assert not loose.same and loose.data["differing_turns"] == 0 and "turns 301..400 only in A (100)" in loose.lines
-    strict = GAME.diff(log, copy, {"strict": True})
-    assert strict.data["first_difference"] == 21 and strict.lines[1].startswith("turn 21: ir:")
-    against_trace = GAME.diff(TRACE, log, {})
+    check = GAME.diff(log, copy, {"strict": False})
+    assert not check.same and check.data["first_turn"] == 21
+    assert check.lines[1] == "turn 21, log.jsonl line 21: $.ir: 'none' != 'other'"
+    assert "turn 301, log.jsonl line 301: $: " in check.lines[2]
+    against_trace = GAME.diff(TRACE, log, {})  # a reference trace: compared by Invaders' own rows diff
     assert not against_trace.same and against_trace.data["first_difference"] is not None
 
 
-def test_replay_draws_one_line_per_turn(log: Path) -> None:
-    replay = GAME.replay(log)
+def test_replay_shows_each_turn(log: Path) -> None:
+    replay = GAME.replay(log)  # the core's replay: text_view(), the events, each answer and its ruling
     assert replay.turns == tuple(range(1, 401)) and replay.seats == ("defender", "invader")
-    line = replay.render(5)[0]
-    assert line.startswith("     5 ") and "life 100" in line
-    path = line.split()[1]
-    assert len(path) == 100 and path[0] == "s" and path[60] == "b"  # stunner at 0, bomb at 60, both locked
+    turn5 = replay.render(5)
+    assert turn5[0] == "turn 5" and "life 100" in turn5[1]
+    towers = turn5[3].split()[1]
+    assert len(towers) == 100 and towers[0] == "s" and towers[60] == "b"  # stunner at 0, bomb at 60, both locked
     detail = replay.render(6, "defender")
-    assert detail[1].strip().startswith('defender: {"action":"build","type":"turret","pos":2.5} -> build: pos must')
-    assert GAME.replay(TRACE).turns[0] == 0
+    assert 'defender: {"action": "build", "type": "turret", "pos": 2.5} -> refused: build: pos must' in detail[-4]
+    assert detail[-2:] == ["--- defender bot output ---", "(none)"]
+    assert GAME.replay(TRACE).turns[0] == 0  # a reference trace: Invaders' own replay of its rows
 
 
 def test_validate_config_state_and_log(tmp_path: Path, log: Path) -> None:

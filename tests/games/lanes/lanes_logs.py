@@ -10,6 +10,7 @@ from runner.games.interface import Answer
 from runner.games.lanes import GAME
 from runner.games.lanes.rules.config import LanesConfig
 from runner.games.lanes.session import LanesSession
+from runner.matchlog.record import RECORD_FILE, header_line, turn_line
 
 #: A scripted bot: (turn, state.json text) -> its Answer.
 Script = Callable[[int, str], Answer]
@@ -43,19 +44,23 @@ def write_folder_log(root: Path, config: LanesConfig, scripts: dict[str, Script]
     session = GAME.new_session(config, GAME.seats(2), 0, {})
     names = {seat: f"bot{seat}" for seat in session.seats}
     log = GAME.log
+    players = {seat: f"{seat} - {name}" for seat, name in names.items()}  # the seat folders' names
+    record = [header_line(GAME.name, session.seats, players, 0, {}, {})]  # the core's record.jsonl
     while session.outcome() is None:
         turn, inputs = session.turn, session.inputs()
         answers = {seat: scripts[seat](turn, inputs[seat].files["state.json"]) for seat in session.active_seats()}
         folder = root / log.turn_folder.format(turn=turn)
         for seat, answer in answers.items():
-            _write_seat(folder / f"{seat} - {names[seat]}", inputs[seat].files, answer.text, f"{seat} says hi\n")
+            _write_seat(folder / players[seat], inputs[seat].files, answer.text, f"{seat} says hi\n")
         report = session.play_turn(answers)
+        record.append(turn_line(turn, answers, inputs, report))
         for name, text in report.log_files.items():
             (folder / name).write_text(text, encoding="utf-8")
+    (root / RECORD_FILE).write_text("".join(line + "\n" for line in record), encoding="utf-8")
     folder = root / log.turn_folder.format(turn=session.turn)
     for seat, turn_input in session.inputs().items():
         _write_seat(folder / f"{seat} - {names[seat]}", turn_input.files, "", "")
-    for name, text in session.final_files(names).items():
+    for name, text in session.final_files(players).items():
         (folder / name).write_text(text, encoding="utf-8")
     outcome = session.outcome()
     match = {"game": "lanes", "seed": 0, "rounds": session.turn - 1, "winner": outcome.winner,

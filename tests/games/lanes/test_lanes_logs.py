@@ -1,4 +1,4 @@
-"""The log tools: verify (folder logs, log.jsonl, spec 11 traces), diff, terminal replay, validate."""
+"""The log tools: the core's for folder logs (runner/logtools), lanes' own for spec 11 traces; validate."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from runner.errors import UserError
 from runner.games.interface import Absent, Answer
+from runner.games import game_of_log
 from runner.games.lanes import GAME
 from runner.games.lanes import logs as LOGS
 from runner.games.lanes.rules.config import LanesConfig
@@ -34,7 +35,7 @@ def copy(log: Path, tmp_path: Path) -> Path:
 
 
 def test_verify_a_folder_log_written_in_the_core_layout(folder_log: Path) -> None:
-    assert GAME.is_log(folder_log)
+    assert game_of_log(folder_log).name == "lanes" and not GAME.is_log(folder_log)  # its record.jsonl names it
     check = GAME.verify(folder_log, {})
     assert check.same, check.lines
     assert check.data["turns"] == 6
@@ -47,14 +48,14 @@ def test_verify_finds_a_changed_state_json(folder_log: Path, tmp_path: Path) -> 
     path.write_text(path.read_text().replace('"money": ', '"money": 1', 1))
     check = GAME.verify(log, {})
     assert not check.same
-    assert any("turn 4: P2/state.json" in line for line in check.lines)
+    assert check.lines[1].startswith("  turn 4, seat P2, Turn 004/P2 - botP2/state.json: $.me.money: ")
 
 
 def test_verify_finds_a_changed_answer(folder_log: Path, tmp_path: Path) -> None:
     log = copy(folder_log, tmp_path)
     (log / "Turn 003" / "P1 - botP1" / "commands.txt").write_text("TURN 3\nEND\n")
     check = GAME.verify(log, {})
-    assert not check.same and any("turn 3:" in line for line in check.lines)
+    assert not check.same and check.lines[1].startswith("  turn 3, seat P1, Turn 003/P1 - botP1/commands.txt: line 2:")
 
 
 def test_the_final_trace_and_the_reference_traces_verify(folder_log: Path) -> None:
@@ -65,21 +66,14 @@ def test_the_final_trace_and_the_reference_traces_verify(folder_log: Path) -> No
         assert check.same, check.lines
 
 
-def test_verify_a_log_jsonl_folder(tmp_path: Path) -> None:
-    lines = (DATA / "wall_vs_trickle.jsonl").read_text().splitlines()
-    (tmp_path / "log.jsonl").write_text("\n".join(lines[1:-1]) + "\n")
-    (tmp_path / "match.json").write_text(json.dumps({"game": "lanes", "rounds": 19, "winner": "P2"}))
-    check = GAME.verify(tmp_path, {})
-    assert check.same, check.lines
-
-
 def test_diff(folder_log: Path, tmp_path: Path) -> None:
     assert GAME.diff(folder_log, folder_log, {"strict": True}).same
     other = copy(folder_log, tmp_path)
     (other / "Turn 002" / "P2 - botP2" / "BotOutput.txt").write_text("different chatter\n")
     assert GAME.diff(folder_log, other, {"strict": False}).same
     strict = GAME.diff(folder_log, other, {"strict": True})
-    assert not strict.same and "turn 2: P2/BotOutput.txt differs" in "\n".join(strict.lines)
+    assert not strict.same and strict.lines == ("the logs part at turn 2: 1 difference",
+                                                "turn 2, seat P2, BotOutput.txt: line 1: 'P2 says hi' != 'different chatter'")
     traces = GAME.diff(DATA / "wall_vs_wall.jsonl", DATA / "wall_vs_trickle.jsonl", {})
     assert not traces.same and any("turns: 100 vs 19" in line for line in traces.lines)
 
@@ -87,11 +81,11 @@ def test_diff(folder_log: Path, tmp_path: Path) -> None:
 def test_replay_shows_each_turn(folder_log: Path) -> None:
     replay = GAME.replay(folder_log)
     assert replay.turns == (1, 2, 3, 4, 5, 6, 7)
-    turn2 = [str(line) for line in replay.render(2, "P1")]
-    assert turn2[0].startswith("turn 2  P1 hp 10 money") and turn2[1].startswith("lane 1")
-    assert "P1: (nothing)" in turn2 and "  E01 bot wrote no commands.txt" in turn2
+    turn2 = [str(line) for line in replay.render(2, "P1")]  # the core's replay: text_view(), events, answers
+    assert turn2[0] == "turn 2" and turn2[1].startswith("turn 2  P1 hp 10 money") and turn2[2].startswith("lane 1")
+    assert "P1: (nothing) -> refused: E01 bot wrote no commands.txt" in turn2 and "  absent: no_file" in turn2
     assert "--- P1 bot output ---" in turn2 and "P1 says hi" in turn2
-    assert replay.render(7)[-1].startswith("final: P1")
+    assert replay.render(7)[-1] == "end: max_turns, winner P1"
 
 
 def test_validate_state_commands_and_config(folder_log: Path, tmp_path: Path) -> None:
@@ -120,7 +114,7 @@ def test_validate_state_commands_and_config(folder_log: Path, tmp_path: Path) ->
 
 def test_not_a_log(tmp_path: Path) -> None:
     assert not GAME.is_log(tmp_path)
-    with pytest.raises(UserError, match="not a lanes log"):
+    with pytest.raises(UserError, match="not a match log written by td-runner"):
         GAME.verify(tmp_path, {})
 
 
@@ -137,12 +131,10 @@ def test_validate_through_the_game_gives_file_reports(folder_log: Path, tmp_path
 
 
 def test_validate_a_whole_log_folder(folder_log: Path, tmp_path: Path) -> None:
-    """td-runner validate LOG: the config and every state.json the runner wrote, one report each."""
-    reports = GAME.validate(folder_log, None, {})
-    states = sorted(folder_log.glob("Turn */* - */state.json"))
-    assert len(reports) == 1 + len(states) and len(states) >= 12
-    assert all(report.is_valid for report in reports)
+    """td-runner validate LOG (the core's): every state.json against schema/lanes/, and the replay."""
+    [report] = GAME.validate(folder_log, None, {})
+    assert report.kind == "lanes-log" and report.is_valid
     log = copy(folder_log, tmp_path)
     (log / "Turn 002" / "P1 - botP1" / "state.json").write_text(json.dumps({"protocol": "twolane-1", "turn": "x"}))
-    broken = [report for report in GAME.validate(log, None, {}) if not report.is_valid]
-    assert [report.path.parent.name for report in broken] == ["P1 - botP1"]
+    [report] = GAME.validate(log, None, {})
+    assert not report.is_valid and str(report.problems[0]).startswith("Turn 002/P1 - botP1/state.json $")

@@ -52,7 +52,7 @@ def test_match_verify_validate_replay(tmp_path: Path, bots: tuple[Path, Path]) -
     assert run_cli("verify", str(log))[0] == 0
     assert run_cli("validate", str(log))[0] == 0
     code, out, _ = run_cli("replay", str(log), "--round", "2", "--player", "B")
-    assert code == 0 and "orders.txt:" in out
+    assert code == 0 and "\nB: deploy" in out and "--- B bot output ---" in out  # the core's replay (runner/logtools)
 
 
 def test_user_errors_are_one_line(tmp_path: Path, bots: tuple[Path, Path]) -> None:

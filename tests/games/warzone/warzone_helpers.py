@@ -151,8 +151,13 @@ def write_log(folder: Path, game, config, seats, seed, bots, names=None) -> Path
         for name, text in turn_input.files.items():
             (seat_dir / layout.file_names.get(name, name)).write_text(text, encoding="utf-8")
     final_dir.mkdir(parents=True, exist_ok=True)
-    for name, text in session.final_files(names).items():
+    for name, text in session.final_files({s: f"{s} - {names[s]}" for s in seats}).items():  # as the core: player names
         (final_dir / name).write_text(text, encoding="utf-8")
+    from runner.matchlog.record import RECORD_FILE, header_line, turn_line  # the core's record, as it writes it
+
+    record = [header_line(game.name, tuple(seats), {s: f"{s} - {names[s]}" for s in seats}, seed, {}, {})]
+    record += [turn_line(turn, answers, inputs, report) for turn, inputs, answers, report in turns]
+    (folder / RECORD_FILE).write_text("".join(line + "\n" for line in record), encoding="utf-8")
     outcome = session.outcome()
     match = {"game": game.name, "seed": seed, "options": {}, "game_config": game.config_json(config),
              "players": [{"seat": seat, "name": names[seat], **session.standings()[seat]} for seat in seats],

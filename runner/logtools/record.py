@@ -1,0 +1,177 @@
+"""Open any game's core-written log into one `MatchRecord`: the header, each turn's answers, and readers of the
+game's own part (a folder log's files, a log.jsonl's rows, the bots' output)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from runner.errors import UserError
+from runner.games.interface import Answer, FolderLog, Game, JsonlLog, Session
+from runner.matchlog.bot_output import output_path, read_turns
+from runner.matchlog.record import RECORD_FILE, answer_of, read_header
+
+CONFIG_FILE = "game-config.json"
+MATCH_FILE = "match.json"
+
+
+@attrs.frozen
+class RecordedTurn:
+    """One turn of the record: what each active seat answered (as the game was given it), the digest of its
+    input line where the log keeps one, and the game's events and refusals."""
+
+    turn: int
+    answers: Mapping[str, Answer]
+    inputs: Mapping[str, int]  # seat -> the CRC-32 of its input line, where the game gives one
+    events: tuple[str, ...]
+    rejected: Mapping[str, tuple[str, ...]]
+    line: int  # its line number in record.jsonl, for messages
+
+
+@attrs.frozen
+class MatchRecord:
+    """A core-written log, opened: enough to rebuild its session and to read every file it kept."""
+
+    path: Path
+    game: Game
+    header: Mapping[str, Any]
+    turns: tuple[RecordedTurn, ...]
+    match: Mapping[str, Any] | None  # match.json, None when the match did not finish writing it
+    _outputs_read: dict[str, dict[int, str]] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(self.header.get("seats") or ())
+
+    @property
+    def names(self) -> dict[str, str]:
+        """seat -> player name, the seat folders' names (`A - nick`)."""
+        return dict(self.header.get("names") or {})
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.header.get("options") or {})
+
+    @property
+    def seed(self) -> int:
+        return int(self.header.get("seed") or 0)
+
+    @cached_property
+    def turns_by_number(self) -> dict[int, RecordedTurn]:
+        return {turn.turn: turn for turn in self.turns}
+
+    def turn_folder(self, turn: int) -> Path:
+        """A folder log's folder of `turn`."""
+        return self.path / self.game.log.turn_folder.format(turn=turn)  # type: ignore[union-attr]
+
+    def seat_file(self, turn: int, seat: str, name: str) -> Path:
+        """Where a folder log keeps `name` (its log name) of `seat` at `turn`."""
+        return self.turn_folder(turn) / self.names.get(seat, seat) / name
+
+    def logged_name(self, name: str) -> str:
+        """An input file's name in a folder log (Tower Defence keeps state.json as JsonMap.json)."""
+        log = self.game.log
+        return log.file_names.get(name, name) if isinstance(log, FolderLog) else name
+
+    @cached_property
+    def rows(self) -> list[Any]:
+        """A log.jsonl log's rows, one per turn played, in order ([] for a folder log)."""
+        log = self.game.log
+        if not isinstance(log, JsonlLog):
+            return []
+        return read_jsonl(self.path / log.file_name)
+
+    def bot_output(self, turn: int, seat: str) -> str:
+        """What `seat`'s bot printed at `turn` (stderr, stray stdout, the runner's notes)."""
+        log = self.game.log
+        if isinstance(log, FolderLog):
+            return read_text(self.seat_file(turn, seat, log.output)) or ""
+        return self._outputs(seat).get(turn, "")
+
+    def _outputs(self, seat: str) -> dict[int, str]:
+        if seat not in self._outputs_read:  # a log.jsonl game keeps one output file per seat: read it once
+            self._outputs_read[seat] = read_turns(output_path(self.path, self.game.log.output_folder, seat))  # type: ignore[union-attr]
+        return self._outputs_read[seat]
+
+
+def read_text(path: Path) -> str | None:
+    """A logged file's text (undecodable bytes replaced), or None when it is not there."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def read_jsonl(path: Path) -> list[Any]:
+    """The JSON values of a .jsonl file, one per non-empty line; a last line cut short by a kill is left out;
+    UserError naming the file and line otherwise."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    lines = text.split("\n")
+    values = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            values.append(json.loads(line))
+        except ValueError as error:
+            if number == len(lines) and not text.endswith("\n"):
+                break  # the runner was killed while writing this line
+            raise UserError(f"{path}:{number}: not valid JSON: {error}") from None
+    return values
+
+
+def read_match(folder: Path) -> dict[str, Any] | None:
+    path = folder / MATCH_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise UserError(f"{path}: not valid JSON: {error}") from None
+    return data if isinstance(data, dict) else None
+
+
+def is_record_log(path: Path) -> bool:
+    """Whether `path` is a log folder the core wrote (it has a record.jsonl with a header)."""
+    return Path(path).is_dir() and read_header(path) is not None
+
+
+def open_record(game: Game, path: Path) -> MatchRecord:
+    """The log at `path` as one record; UserError (one line) when it is not a log the core wrote."""
+    path = Path(path)
+    if not path.is_dir():
+        raise UserError(f"{path}: no such log folder")
+    header = read_header(path)
+    if header is None:
+        raise UserError(f"{path}: not a match log written by td-runner (no {RECORD_FILE} with a header)")
+    if header.get("game") != game.name:
+        raise UserError(f"{path}: a {header.get('game')} log, not a {game.name} log")
+    turns = []
+    for number, line in enumerate(read_jsonl(path / RECORD_FILE)[1:], start=2):
+        try:
+            turns.append(RecordedTurn(
+                int(line["turn"]), {seat: answer_of(entry) for seat, entry in line["seats"].items()},
+                {seat: entry["input"] for seat, entry in line["seats"].items() if "input" in entry},
+                tuple(line.get("events", ())), {k: tuple(v) for k, v in line.get("rejected", {}).items()}, number))
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise UserError(f"{path / RECORD_FILE}:{number}: not a turn of the record ({error})") from None
+    return MatchRecord(path, game, header, tuple(turns), read_match(path))
+
+
+def default_log_session(game: Game, record: MatchRecord) -> Session:
+    """A new session for a log: its game-config.json and the header's seats, seed, options and request formats
+    (`GameDefaults.log_session`; a game whose config needs more, such as Warzone's map copy, overrides it)."""
+    config_path = record.path / CONFIG_FILE
+    config = game.configure(config_path if config_path.is_file() else None, {})
+    session = game.new_session(config, record.seats, record.seed, record.options)
+    for seat, name in (record.header.get("requests") or {}).items():
+        session.use_request_format(seat, name)  # type: ignore[attr-defined]
+    return session

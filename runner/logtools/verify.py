@@ -1,0 +1,151 @@
+"""`verify` for any game's core-written log: replay the recorded answers through a new session and compare every
+input given, every turn's record and the final files, naming the first difference by turn, seat, file and
+JSON path."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from runner.games.interface import Check, FolderLog, Session, TurnInput, TurnReport
+from runner.logtools.compare import file_difference, first_difference, first_line_difference
+from runner.logtools.record import MatchRecord, RecordedTurn, open_record, read_text
+from runner.matchlog.record import RECORD_FILE, input_digest
+
+MAX_LINES = 30  # differences listed; the rest are counted
+_STOP = 200  # differences after which the replay stops (a wrong config differs everywhere)
+
+
+def verify_log(game: Any, path: Any) -> Check:
+    """The whole check: `Game.verify` of every game that has no log tools of its own."""
+    record = open_record(game, path)
+    forgive = frozenset(getattr(game, "log_forgives", ()))
+    session = game.log_session(record)
+    found: list[str] = []
+    for index, turn in enumerate(record.turns):
+        if session.outcome() is not None:
+            found.append(f"turn {turn.turn}: the replayed match ended before it")
+            break
+        if turn.turn != session.turn:
+            found.append(f"turn {turn.turn}: the replay is at turn {session.turn}")
+            break
+        active = session.active_seats()
+        if set(active) != set(turn.answers):
+            found.append(f"turn {turn.turn}: seats {sorted(turn.answers)} answered, the replay asks {sorted(active)}")
+        inputs = session.inputs()
+        found += _inputs(record, turn.turn, inputs, active, turn.inputs, forgive)
+        report = session.play_turn({seat: turn.answers[seat] for seat in active if seat in turn.answers})
+        found += _report(record, index, turn, report, forgive)
+        if len(found) >= _STOP:
+            break
+    else:
+        found += _ending(record, session, forgive)
+    turns = len(record.turns)
+    if not found:
+        return Check(True, (f"{path}: {turns} turns replayed, every input, record and final file identical",),
+                     {"turns": turns, "differences": []})
+    lines = [f"{path}: {len(found)} difference{'s' if len(found) != 1 else ''} in {turns} turns; the first:"]
+    lines += [f"  {line}" for line in found[:MAX_LINES]]
+    if len(found) > MAX_LINES:
+        lines.append(f"  ... and {len(found) - MAX_LINES} more")
+    return Check(False, tuple(lines), {"turns": turns, "differences": found})
+
+
+def _inputs(record: MatchRecord, turn: int, inputs: Mapping[str, TurnInput], seats: Collection[str],
+            digests: Mapping[str, int], forgive: Collection[str]) -> list[str]:
+    """Each seat's input: a folder log's files, a log.jsonl record's digest of the input line."""
+    found = []
+    folder_log = isinstance(record.game.log, FolderLog)
+    for seat in seats:
+        given = inputs[seat]
+        if folder_log:
+            found += _files(record, turn, seat, given.files, forgive)
+            found += _answer_file(record, turn, seat)
+        logged = digests.get(seat)
+        if logged is not None and given.line is not None and logged != (sent := input_digest(given.line)):
+            found.append(f"turn {turn}, seat {seat}, {RECORD_FILE} input: CRC-32 {logged} != {sent} (the replayed "
+                         "input line differs)")
+    return found
+
+
+def _files(record: MatchRecord, turn: int, seat: str, files: Mapping[str, str], forgive: Collection[str]) -> list[str]:
+    found = []
+    for name, text in files.items():
+        logged_name = record.logged_name(name)
+        path = record.seat_file(turn, seat, logged_name)
+        where = path.relative_to(record.path)
+        logged = read_text(path)
+        if logged is None:
+            found.append(f"turn {turn}, seat {seat}, {where}: missing")
+        elif difference := file_difference(logged_name, logged, text, forgive):
+            found.append(f"turn {turn}, seat {seat}, {where}: {difference}")
+    return found
+
+
+def _answer_file(record: MatchRecord, turn: int, seat: str) -> list[str]:
+    """A folder log's answer file against the answer the record says the game was given (a blank one may be
+    kept in the game's words, Tower Defence's "No Command")."""
+    answer = record.turns_by_number[turn].answers.get(seat)
+    log = record.game.log
+    path = record.seat_file(turn, seat, log.answer)  # type: ignore[union-attr]
+    logged = read_text(path)
+    if answer is None or logged is None or logged == answer.text:
+        return []
+    if not answer.text and logged == log.blank_answer:  # type: ignore[union-attr]
+        return []
+    return [f"turn {turn}, seat {seat}, {path.relative_to(record.path)}: "
+            f"{first_line_difference(logged, answer.text)} (the answer recorded in {RECORD_FILE})"]
+
+
+def _report(record: MatchRecord, index: int, turn: RecordedTurn, report: TurnReport,
+            forgive: Collection[str]) -> list[str]:
+    """The game's part of the turn: its turn files (folder log) or its row (log.jsonl), and the core record's
+    events and refusals."""
+    found = []
+    log = record.game.log
+    if isinstance(log, FolderLog):
+        for name, text in report.log_files.items():
+            path = record.turn_folder(turn.turn) / name
+            logged = read_text(path)
+            if logged is None:
+                found.append(f"turn {turn.turn}, {path.relative_to(record.path)}: missing")
+            elif difference := file_difference(name, logged, text, forgive):
+                found.append(f"turn {turn.turn}, {path.relative_to(record.path)}: {difference}")
+    else:
+        rows = record.rows
+        row = rows[index] if index < len(rows) else None
+        if row is None:
+            found.append(f"turn {turn.turn}, {log.file_name}: no line {index + 1}")
+        elif row != (replayed_row := report.record) and (difference := first_difference(row, replayed_row, forgive)):
+            found.append(f"turn {turn.turn}, {log.file_name} line {index + 1}: {difference}")
+    replayed = {"events": list(report.events), "rejected": {k: list(v) for k, v in report.rejected.items()}}
+    logged = {"events": list(turn.events), "rejected": {k: list(v) for k, v in turn.rejected.items()}}
+    if difference := first_difference(logged, replayed, forgive):
+        found.append(f"turn {turn.turn}, {RECORD_FILE} line {turn.line}: {difference}")
+    return found
+
+
+def _ending(record: MatchRecord, session: Session, forgive: Collection[str]) -> list[str]:
+    """After the last recorded turn: a folder log's final folder, and match.json's result."""
+    outcome = session.outcome()
+    if record.match is None or record.match.get("end_reason") == "interrupted":
+        return []  # a log cut short: its turns are all there is to check
+    if outcome is None:
+        return [f"match.json: the match ended, but the replay goes on after turn {session.turn - 1}"]
+    found = []
+    if isinstance(record.game.log, FolderLog):
+        for seat, given in session.inputs().items():
+            if seat in session.active_seats():
+                found += _files(record, session.turn, seat, given.files, forgive)
+        final = record.turn_folder(session.turn)
+        for name, text in session.final_files(record.names).items():
+            logged = read_text(final / name)
+            difference = "missing" if logged is None else file_difference(name, logged, text, forgive)
+            if difference:
+                found.append(f"turn {session.turn}, {(final / name).relative_to(record.path)}: {difference}")
+    replayed = {"end_reason": outcome.reason, "winner": outcome.winner,
+                "ranking": [list(group) for group in outcome.ranking]}
+    logged = {key: record.match.get(key) for key in replayed}
+    if difference := first_difference(logged, replayed):
+        found.append(f"match.json: {difference}")
+    return found
