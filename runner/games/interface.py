@@ -29,7 +29,9 @@ class BotMode(enum.Enum):
     """How a game's bots run."""
 
     PER_TURN = "per-turn"  # a fresh process every turn (the official Entelect runner's way)
-    PERSISTENT = "persistent"  # one process per match: a request line on stdin, an answer line on stdout
+    #: one process per match: a request on stdin, an answer on stdout; the game's own lines
+    #: (`TurnInput.line`, `Game.accept_line`) or the core's frames (`Game.persistent_frames`)
+    PERSISTENT = "persistent"
 
 
 class AnswerLines(enum.Enum):
@@ -357,6 +359,10 @@ class Game(Protocol):
     answers_in_order: bool
     #: the game's own word for a turn, lower case ("round", "turn"): the result line, `replay --round`'s help
     turn_word: str
+    #: persistent bots speak the core's frames (runner/bots/framing.py): each turn's input files on stdin, the
+    #: answer file's bytes on stdout, read as a per-turn bot's answer file; `TurnInput.line` and `accept_line`
+    #: are then not used. False: the game's own request lines and `accept_line` (Tower Defence, Invaders).
+    persistent_frames: bool
 
     def seats(self, player_count: int) -> tuple[str, ...]:
         """The seat names for this many players (`A`, `B`; `A`..`F`; `defender`, `invader`)."""
@@ -421,6 +427,7 @@ class GameDefaults:
     time_budget: TimeBudget | None = None
     answers_in_order: bool = False
     turn_word: str = "turn"
+    persistent_frames: bool = False
 
     def config_problems(self, data: Any) -> list[Any]:
         return []
