@@ -11,7 +11,10 @@ the request counts too: stdin is written without blocking, and what a bot has no
 next request. A late answer is not waited for: the bot keeps running and, when the game's lines carry the turn
 number (Tower Defence's `C;<round>;<command>`), its stale answer is dropped next turn; when they carry none but
 come one per request, in order (Invaders: `Game.answers_in_order`), the first line accepted after a time-out is
-the late answer and is dropped too. A bot whose process
+the late answer and is dropped too. A game of the core's frames (`Game.persistent_frames`: Lanes, Warzone) has
+no lines of its own: the turn's files go on stdin and the answer file's bytes come back on stdout, each
+length-prefixed (runner/bots/framing.py), and a frame stamped with an earlier turn is the late answer. A bot
+whose process
 ended (crash, end of output, closed input) fails every later turn without being restarted; one that could not
 be started fails every turn with that reason. stderr, and stdout lines that are not answers, are the turn's
 output (capped like a per-turn bot's, the rest counted). The whole process tree is killed in `close()`, on
