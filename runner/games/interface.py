@@ -119,8 +119,9 @@ class TurnInput:
     """What one seat's bot receives this turn.
 
     `files` are written into the bot folder before the bot runs (per-turn bots; persistent Tower Defence bots
-    too). `line` is sent on a persistent bot's stdin (no newline inside; the core adds it); None when the
-    game has no persistent protocol.
+    too), or sent on a persistent bot's stdin in the core's frames (`Game.persistent_frames`). `line` is sent
+    on a persistent bot's stdin (no newline inside; the core adds it); None when the game has no line of its
+    own.
     """
 
     files: Mapping[str, str] = attrs.field(factory=dict)
@@ -156,7 +157,7 @@ class Answer:
     `text` is "" when there was no answer at all, or a blank one (an empty or all-whitespace first-line answer
     file): every game gets the same "" and renders it its own way. A game must accept any text without raising.
     `absent` says why a per-turn answer has no file, fault or not (None: the file was read, perhaps empty,
-    or the bot is persistent).
+    or the bot is persistent; a persistent bot of the core's frames says `answer <N> none` for NO_FILE).
     `detail` is the core's words for a fault or a refused file, to follow "bot ": "did not finish within
     2.0 s", "exited with status 1", "was killed by SIGSEGV", "could not be started: ...", "went over its time
     budget", "wrote a command.txt that cannot be read: command.txt has 2 hard links". "" when all went well.
