@@ -24,6 +24,10 @@ Where the logs go matters: a folder log writes a dozen files a turn, and on this
 creating them costs ~6 ms of CPU a turn (system time) against ~0.6 ms on tmpfs; `--scratch /dev/shm` puts the
 bots' copies and the logs on tmpfs (the default: the system's temporary folder).
 
+Each match is also played cut to its first turn (a 1-turn match: the command's fixed cost, the interpreter
+and the imports, the bots' start-up and the log's first and last files), and `each more turn` is the difference
+divided by the turns it adds: the cost of a turn once the match runs, against the same Session turn.
+
 Runs alternate (each pair plays every game's per-turn match, then its persistent one); figures are medians
 over the pairs. The machine is shared and noisy: compare the figures of one run, not across runs.
 """
@@ -97,15 +101,17 @@ def setups(scratch: Path, turns: int, invaders_turns: int) -> dict[str, dict[str
     pair("tower-defence", "per-turn", lambda f: bot_copy(STARTERS / "python3", f))
     pair("tower-defence", "persistent", td_persistent)
     pair("invaders", "persistent", lambda f: bot_copy(STARTERS / "invaders" / "python3", f))
+    # `short`: the same match cut to its first turn (Tower Defence: round 0 only), for the fixed cost
     return {
         "lanes": {"bots": folders["lanes"], "argv": ["--max-turns", str(turns), "--game-config", str(hp)],
-                  "options": {"max_turns": turns}, "config": hp},
-        "warzone": {"bots": folders["warzone"], "argv": ["--max-turns", str(turns)],
+                  "short": ["--max-turns", "1", "--game-config", str(hp)], "options": {"max_turns": turns},
+                  "config": hp},
+        "warzone": {"bots": folders["warzone"], "argv": ["--max-turns", str(turns)], "short": ["--max-turns", "1"],
                     "options": {"max_turns": turns}, "config": None},
         "tower-defence": {"bots": folders["tower-defence"], "argv": ["--max-rounds", str(turns)],
-                          "options": {"max_rounds": turns}, "config": None},
+                          "short": ["--max-rounds", "0"], "options": {"max_rounds": turns}, "config": None},
         "invaders": {"bots": folders["invaders"], "argv": ["--max-turns", str(invaders_turns)],
-                     "options": {"max_turns": invaders_turns}, "config": None},
+                     "short": ["--max-turns", "1"], "options": {"max_turns": invaders_turns}, "config": None},
     }
 
 
@@ -120,7 +126,7 @@ def play(game: str, bots: list[Path], argv: list[str], log: Path) -> dict[str, f
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     turns = json.loads((log / "match.json").read_text())["rounds"]
-    return {"turns": turns, "cpu_ms": cpu / turns * MS, "wall_ms": wall / turns * MS}
+    return {"turns": turns, "cpu_s": cpu, "cpu_ms": cpu / turns * MS, "wall_ms": wall / turns * MS}
 
 
 def logged_answers(game_name: str, log: Path) -> Callable[[Session], dict[str, Answer]]:
@@ -195,13 +201,19 @@ def main() -> None:
                     figures = play(game, bots, plan[game]["argv"], log)
                     figures["session_ms"] = session_turn_ms(game, bots, plan[game]["options"], plan[game]["config"],
                                                             log)
-                    runs.setdefault((game, mode), []).append(figures)
                     shutil.rmtree(log)
+                    short = play(game, bots, plan[game]["short"], log)
+                    shutil.rmtree(log)
+                    figures["fixed_ms"] = short["cpu_s"] * MS
+                    figures["marginal_ms"] = (figures["cpu_s"] - short["cpu_s"]) / (figures["turns"] - short["turns"]) * MS
+                    runs.setdefault((game, mode), []).append(figures)
     rows = []
     for (game, mode), figures in runs.items():
         row = {"game": game, "bots": mode,
-               **{key: statistics.median(f[key] for f in figures) for key in ("turns", "cpu_ms", "wall_ms", "session_ms")}}
+               **{key: statistics.median(f[key] for f in figures)
+                  for key in ("turns", "cpu_ms", "wall_ms", "session_ms", "fixed_ms", "marginal_ms")}}
         row["ratio"] = row["cpu_ms"] / row["session_ms"]
+        row["marginal_ratio"] = row["marginal_ms"] / row["session_ms"]
         rows.append(row)
     where = str(args.scratch or tempfile.gettempdir())
     if args.json:
@@ -209,10 +221,12 @@ def main() -> None:
         return
     print(f"medians of {args.pairs} alternating runs, logs in {where}; CPU of runner + bots per turn, against the "
           "Session turn alone")
-    print(f"{'game':<14} {'bots':<11} {'turns':>5} {'match CPU/turn':>15} {'wall/turn':>10} {'Session turn':>13} {'ratio':>7}")
+    print(f"{'game':<14} {'bots':<11} {'turns':>5} {'match CPU/turn':>15} {'wall/turn':>10} {'Session turn':>13} "
+          f"{'ratio':>7} {'1-turn match':>13} {'each more turn':>15} {'ratio':>7}")
     for row in rows:
         print(f"{row['game']:<14} {row['bots']:<11} {row['turns']:>5.0f} {row['cpu_ms']:>12.2f} ms {row['wall_ms']:>7.2f} ms "
-              f"{row['session_ms']:>10.3f} ms {row['ratio']:>6.1f}x")
+              f"{row['session_ms']:>10.3f} ms {row['ratio']:>6.1f}x {row['fixed_ms']:>10.0f} ms "
+              f"{row['marginal_ms']:>12.2f} ms {row['marginal_ratio']:>6.1f}x")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import pytest
 from runner.cli import main
 from runner.games import get_game
 
-TIMEOUT_MS = 700
+TIMEOUT_MS = 2000  # a Python start-up per turn on a loaded 2-core machine can take most of a second
 GARBAGE = "oops, debug value, 42\n"
 PLAN = {2: "garbage", 3: "timeout", 4: "nothing", 5: "crash"}
 TURNS = 6
