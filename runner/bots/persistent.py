@@ -14,11 +14,10 @@ come one per request, in order (Invaders: `Game.answers_in_order`), the first li
 the late answer and is dropped too. A game of the core's frames (`Game.persistent_frames`: Lanes, Warzone) has
 no lines of its own: the turn's files go on stdin and the answer file's bytes come back on stdout, each
 length-prefixed (runner/bots/framing.py), and a frame stamped with an earlier turn is the late answer. A bot
-whose process
-ended (crash, end of output, closed input) fails every later turn without being restarted; one that could not
-be started fails every turn with that reason. stderr, and stdout lines that are not answers, are the turn's
-output (capped like a per-turn bot's, the rest counted). The whole process tree is killed in `close()`, on
-every path out of the match.
+whose process ended (crash, end of output, closed input) fails every later turn without being restarted; one
+that could not be started fails every turn with that reason. stderr, and stdout lines that are not answers,
+are the turn's output (capped like a per-turn bot's, the rest counted). The whole process tree is killed in
+`close()`, on every path out of the match.
 
 Thread-safe in the way the match loop uses it: one thread per bot, `ask` and `close` never concurrently.
 """
