@@ -68,7 +68,7 @@ class Frame:
 class FrameReader:
     """Splits a persistent bot's stdout into output lines, notes and answer frames, across reads and turns.
 
-    `next()` gives one item at a time: bytes (an output line, its newline included) or a `Frame`; None when
+    `next()` gives one item at a time: bytes (output: whole lines, newlines included) or a `Frame`; None when
     it needs more bytes. `notes` collects what the bot's author should be told (a line that starts like a
     header but is none); the caller empties it.
     """
@@ -93,6 +93,14 @@ class FrameReader:
         if self.left >= 0:
             return self._body()
         buffer = self.buffer
+        header = buffer.find(b"answer")
+        # the whole lines before the first that may be a header are output, in one piece (a flood of lines
+        # costs one slice a read, not Python work per line)
+        lines_end = buffer.rfind(b"\n", 0, header) + 1 if header >= 0 else buffer.rfind(b"\n") + 1
+        if lines_end:
+            output = bytes(buffer[:lines_end])
+            del buffer[:lines_end]
+            return output
         end = buffer.find(b"\n")
         if end < 0:
             if len(buffer) <= LINE_CAP:

@@ -29,8 +29,13 @@ def test_output_lines_and_frames_whatever_the_reads() -> None:
     stream = b"thinking\nanswer 3 11\nTURN 3\nEND\nafter\nanswer 4 none\n"
     whole = items(FrameReader("commands.txt", 100, True), stream)
     assert whole == [b"thinking\n", Frame(3, "TURN 3\nEND\n", ()), b"after\n", Frame(4, "", (), Absent.NO_FILE)]
-    # byte by byte: the same items
-    assert items(FrameReader("commands.txt", 100, True), *(stream[i:i + 1] for i in range(len(stream)))) == whole
+    # byte by byte: the same frames, the same output
+    split = items(FrameReader("commands.txt", 100, True), *(stream[i:i + 1] for i in range(len(stream))))
+    assert [item for item in split if isinstance(item, Frame)] == [item for item in whole if isinstance(item, Frame)]
+    assert b"".join(item for item in split if isinstance(item, bytes)) == b"thinking\nafter\n"
+    # a flood of lines is output in one piece per read, up to the line that may be a header
+    assert items(FrameReader("commands.txt", 100, True), b"\n" * 100_000 + b"my answer\nanswer 1 0\n") == [
+        b"\n" * 100_000, b"my answer\n", Frame(1, "", ())]
     # a body without a final newline, and one that holds header-like lines, are taken as they are
     odd = items(FrameReader("orders.txt", 100, True), b"answer 1 14\nanswer 2 5\nxyzanswer 2 0\n")
     assert odd == [Frame(1, "answer 2 5\nxyz", ()), Frame(2, "", ())]
