@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 import attrs
 
 from runner.bots.definition import BotDefinition
+from runner.bots.framing import FrameReader
 from runner.bots.limits import Limits
 from runner.bots.outcome import TurnOutcome, TurnStatus
 from runner.bots.persistent import STARTUP_MS, PersistentBot, Request, collect_all, exchange
 from runner.bots.process import run_turn
 from runner.games.interface import (
     Answer,
+    AnswerLines,
     BotMode,
     Fault,
     FolderLog,
@@ -281,6 +283,18 @@ def uses_persistent(game: Game, bot: BotDefinition) -> bool:
     return BotMode.PERSISTENT in game.bot_modes and bot.persistent
 
 
+def open_persistent(game: Game, bot: BotDefinition, limits: Limits, startup_ms: int = STARTUP_MS) -> PersistentBot:
+    """A persistent bot for `game`: the game's own request lines and `accept_line`, or, where the game offers
+    them (`Game.persistent_frames`), the core's frames of its input files and answer file
+    (runner/bots/framing.py), its answer read as a per-turn bot's answer file is."""
+    answer = game.answer_file
+    frames = None
+    if getattr(game, "persistent_frames", False):  # a game written before the frames has none
+        frames = FrameReader(answer.name, max(limits.command_cap_bytes, answer.cap_bytes),
+                             answer.lines is AnswerLines.ALL)
+    return PersistentBot(bot, limits, game.accept_line, answer.name, startup_ms, game.answers_in_order, frames)
+
+
 class MatchRunner:
     """Plays one match from the first turn to the end, writing the log as it goes."""
 
@@ -302,8 +316,7 @@ class MatchRunner:
         self.writer = MatchLogWriter(settings.folder, {seat: p.name for seat, p in self.players.items()})
         self.limits = {seat: self._limits_for(seat) for seat in self.players}  # after the log folder exists
         self.persistent: dict[str, PersistentBot] = {
-            p.seat: PersistentBot(p.bot, self.limits[p.seat], game.accept_line, game.answer_file.name,
-                                  settings.startup_ms, game.answers_in_order)
+            p.seat: open_persistent(game, p.bot, self.limits[p.seat], settings.startup_ms)
             for p in settings.players
             if p.bot is not None and uses_persistent(game, p.bot)
         }
@@ -315,7 +328,9 @@ class MatchRunner:
         bot_dirs = [p.bot.bot_dir for p in settings.players if p.bot]
         # one folder for two seats (self-play): their files would collide, so take turns like the official runner
         self.sequential = len(bot_dirs) != len(set(bot_dirs))
-        self.all_persistent = not self.sequential and len(self.persistent) == len(self.players)  # see run_players
+        # see run_players; bots of the core's frames are always asked through send and collect_all
+        self.all_persistent = (not self.sequential and len(self.persistent) == len(self.players)
+                               and not getattr(game, "persistent_frames", False))
         # made at their first use (_threads): a match of persistent bots and a log.jsonl needs neither, and
         # concurrent.futures costs ~8 ms to import (it loads logging), a few % of a short match's fixed cost
         self._pool: ThreadPoolExecutor | None = None  # per-turn bots, all at once

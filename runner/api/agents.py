@@ -22,7 +22,7 @@ from runner.bots.persistent import STARTUP_MS, PersistentBot
 from runner.bots.process import run_turn
 from runner.errors import UserError
 from runner.games.interface import Answer, Game
-from runner.match import PlayerTally, uses_persistent
+from runner.match import PlayerTally, open_persistent, uses_persistent
 from runner.play import load_player
 
 class FunctionAgent:
@@ -70,9 +70,7 @@ class FolderAgent:
         self.tally = PlayerTally()  # a new match: a new process and new budget blocks
         self.seat = seat
         if uses_persistent(self.game, self.bot):
-            game = self.game
-            self.persistent = PersistentBot(self.bot, self.limits, game.accept_line, game.answer_file.name,
-                                            self.startup_ms, game.answers_in_order)
+            self.persistent = open_persistent(self.game, self.bot, self.limits, self.startup_ms)
             if self.bot.request is not None:  # bot.json's request format, as `td-runner match` sends it
                 episode.session.use_request_format(seat, self.bot.request)  # type: ignore[attr-defined]
         self.episode = episode

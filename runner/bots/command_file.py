@@ -11,6 +11,7 @@ import errno
 import os
 import re
 import stat
+from collections.abc import Callable
 
 from runner.bots.outcome import format_size
 
@@ -70,26 +71,35 @@ def read_command(
             return None, [f"{name} is not a regular file, ignored"]
         if info.st_nlink > 1:  # a hard link could expose a file from elsewhere on the same file system
             return None, [f"{name} has {info.st_nlink} hard links, ignored"]
-        data = _read_up_to(fd, cap + 1)
-        truncated = len(data) > cap
-        if truncated:
-            data = data[:cap]
-            events.append(
-                f"{name} larger than {format_size(cap)} ({format_size(info.st_size)}), "
-                f"read the first {format_size(cap)}"
-            )
-        try:  # a multi-byte character cut by the cap is not an error, hence final=not truncated
-            text = codecs.getincrementaldecoder("utf-8")().decode(data, final=not truncated)
-        except UnicodeDecodeError:
-            text = data.decode("utf-8", errors="replace")
-            events.append(f"{name} is not valid UTF-8; undecodable bytes became U+FFFD")
-        if every_line:
-            return text, events
-        if truncated and is_java_blank(text) and not _rest_is_blank(fd):
-            return first_line(text), events  # blank prefix, text further on: the blank first line (spec 4.1)
-        return command_from_text(text), events
+        text, read_events = answer_text(_read_up_to(fd, cap + 1), info.st_size, cap, name, every_line,
+                                        lambda: _rest_is_blank(fd))
+        return text, events + read_events
     finally:
         os.close(fd)
+
+
+def answer_text(data: bytes, size: int, cap: int, name: str, every_line: bool,
+                rest_is_blank: Callable[[], bool]) -> tuple[str, list[str]]:
+    """An answer's text from its first `cap + 1` bytes (of `size` in all) and the events worth telling: the
+    one reading for an answer file and a persistent bot's answer frame (runner/bots/framing.py).
+
+    `rest_is_blank` says whether the bytes after those given are Java whitespace (asked only when a
+    first-line answer's prefix is blank)."""
+    events: list[str] = []
+    truncated = len(data) > cap
+    if truncated:
+        data = data[:cap]
+        events.append(f"{name} larger than {format_size(cap)} ({format_size(size)}), read the first {format_size(cap)}")
+    try:  # a multi-byte character cut by the cap is not an error, hence final=not truncated
+        text = codecs.getincrementaldecoder("utf-8")().decode(data, final=not truncated)
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", errors="replace")
+        events.append(f"{name} is not valid UTF-8; undecodable bytes became U+FFFD")
+    if every_line:
+        return text, events
+    if truncated and is_java_blank(text) and not rest_is_blank():
+        return first_line(text), events  # blank prefix, text further on: the blank first line (spec 4.1)
+    return command_from_text(text), events
 
 
 def _open_symlink_target(dir_fd: int, bot_dir: str, events: list[str], name: str = COMMAND_FILE) -> int | None:

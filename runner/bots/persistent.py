@@ -11,11 +11,13 @@ the request counts too: stdin is written without blocking, and what a bot has no
 next request. A late answer is not waited for: the bot keeps running and, when the game's lines carry the turn
 number (Tower Defence's `C;<round>;<command>`), its stale answer is dropped next turn; when they carry none but
 come one per request, in order (Invaders: `Game.answers_in_order`), the first line accepted after a time-out is
-the late answer and is dropped too. A bot whose process
-ended (crash, end of output, closed input) fails every later turn without being restarted; one that could not
-be started fails every turn with that reason. stderr, and stdout lines that are not answers, are the turn's
-output (capped like a per-turn bot's, the rest counted). The whole process tree is killed in `close()`, on
-every path out of the match.
+the late answer and is dropped too. A game of the core's frames (`Game.persistent_frames`: Lanes, Warzone) has
+no lines of its own: the turn's files go on stdin and the answer file's bytes come back on stdout, each
+length-prefixed (runner/bots/framing.py), and a frame stamped with an earlier turn is the late answer. A bot
+whose process ended (crash, end of output, closed input) fails every later turn without being restarted; one
+that could not be started fails every turn with that reason. stderr, and stdout lines that are not answers,
+are the turn's output (capped like a per-turn bot's, the rest counted). The whole process tree is killed in
+`close()`, on every path out of the match.
 
 Thread-safe in the way the match loop uses it: one thread per bot, `ask` and `close` never concurrently.
 """
@@ -33,6 +35,7 @@ import attrs
 
 from runner.bots import isolation
 from runner.bots.definition import BotDefinition
+from runner.bots.framing import Frame, FrameReader, encode_request
 from runner.bots.limits import Limits
 from runner.compiled import load_compiled, pure_forced
 from runner.bots.outcome import TurnOutcome, TurnStatus, describe_exit, exit_detail, format_size, seconds_text
@@ -82,10 +85,15 @@ class PersistentBot:
     """One long-lived bot process; `ask` once per turn, `close` at the end."""
 
     def __init__(self, bot: BotDefinition, limits: Limits, accept: AcceptLine, answer_name: str = "command.txt",
-                 startup_ms: int = STARTUP_MS, answers_in_order: bool = False) -> None:
+                 startup_ms: int = STARTUP_MS, answers_in_order: bool = False,
+                 frames: FrameReader | None = None) -> None:
         self.bot = bot
         self.limits = limits
         self.accept = accept
+        #: the core's frames (runner/bots/framing.py) instead of the game's lines: the turn's files go on stdin,
+        #: not into the folder, and stdout is read as frames (`accept` and the request line are not used)
+        self.frames = frames
+        self.frame: Frame | None = None  # this turn's answer frame, once read (its notes and `absent`)
         #: `Game.answers_in_order`: every accepted line answers the oldest request still owed one, so after a
         #: time-out the next accepted line is the late answer and is dropped (`late` counts those owed)
         self.answers_in_order = answers_in_order
@@ -184,7 +192,7 @@ class PersistentBot:
         at the same time and no thread has to wake up per bot per turn.
         """
         events: list[str] = []
-        if files:
+        if files and self.frames is None:
             dir_fd = open_bot_dir(self.bot, events)
             if dir_fd is None:
                 failed = TurnOutcome(TurnStatus.FAILED_TO_START, "", 0.0, "", None, tuple(events),
@@ -207,7 +215,7 @@ class PersistentBot:
                                None, repeated)
             return Request(turn, 0.0, 0, starting, events, None, done)
         started = time.perf_counter()
-        self.unsent += line.encode("utf-8") + b"\n"
+        self.unsent += line.encode("utf-8") + b"\n" if self.frames is None else encode_request(turn, files)
         return self._requested(turn, started, self._write_request(), starting, events)
 
     def _requested(self, turn: int, started: float, open_input: bool = True, starting: bool = False,
@@ -229,15 +237,23 @@ class PersistentBot:
         """The turn's outcome once its wait is over: the answer, the end of the process, or a time-out."""
         events, output = request.events, request.output
         assert output is not None
+        absent = None
+        if self.frames is not None:  # the notes on the frame read, then any on the lines around it
+            frame, self.frame = self.frame, None
+            if frame is not None:
+                events.extend(frame.notes)
+                absent = frame.absent
+            events.extend(self.frames.notes)
+            self.frames.notes.clear()
         if answer is not None and not (events or output.kept or output.dropped or self.late_dropped):
-            return TurnOutcome(_OK, answer, seconds, "", None, ())  # the usual turn: a bare answer
+            return TurnOutcome(_OK, answer, seconds, "", None, (), "", absent)  # the usual turn: a bare answer
         if output.dropped:
             events.append(f"output truncated: {format_size(output.dropped)} dropped")
         if self.late_dropped:
             count, self.late_dropped = self.late_dropped, 0
             events.append(f"dropped {count} late answer{'s' if count > 1 else ''} to an earlier turn")
         if answer is not None:
-            return TurnOutcome(_OK, answer, seconds, output.text(), None, tuple(events))
+            return TurnOutcome(_OK, answer, seconds, output.text(), None, tuple(events), "", absent)
         if self.dead_reason is not None:
             events.append(self.dead_reason)
             return TurnOutcome(TurnStatus.CRASH, "", seconds, output.text(), self.exit_code, tuple(events),
@@ -248,8 +264,9 @@ class PersistentBot:
             events.append(UNFLUSHED_HINT)
         if self.answers_in_order:
             self.late += 1
+        # a per-turn bot's words: a game that shows them (Lanes' E01) logs the same time-out either way
         return TurnOutcome(TurnStatus.TIMEOUT, "", seconds, output.text(), None, tuple(events),
-                           f"did not answer within {seconds_text(request.limit_ms)}")
+                           f"did not finish within {seconds_text(request.limit_ms)}")
 
     def _dead_detail(self) -> str:
         """Why a dead bot gives no answer, in the words of `TurnOutcome.detail`."""
@@ -275,6 +292,9 @@ class PersistentBot:
             self._mark_dead(output, "closed its output and stopped answering")
             return False
         self.stdout_seen = True
+        if self.frames is not None:
+            self.frames.feed(chunk)
+            return self._take_frames(turn, output)
         if not self.pending and not self.late and chunk.find(b"\n") == len(chunk) - 1:  # one whole line: the usual
             answer = self.accept(chunk[:-1].decode("utf-8", errors="replace").removesuffix("\r"), turn)
             if answer is not None:
@@ -318,6 +338,32 @@ class PersistentBot:
             self.pending = b""
         return None
 
+    def _take_frames(self, turn: int, output: Capture) -> str | None:
+        """`_take_lines` for a bot of the core's frames: output lines are output, an earlier turn's frame is a
+        late answer (dropped), this turn's is the answer; what follows it stays for the next turn."""
+        frames = self.frames
+        assert frames is not None
+        while (item := frames.next()) is not None:
+            if type(item) is Frame:
+                if item.turn == turn:
+                    self.frame = item
+                    return item.text
+                if item.turn < turn:
+                    self.late_dropped += 1
+                else:
+                    frames.notes.append(f"dropped an answer to turn {item.turn}, which is not this turn ({turn})")
+            elif len(output.kept) < output.cap:
+                _keep(output, item)  # type: ignore[arg-type]
+            else:
+                output.dropped += len(item)  # type: ignore[arg-type]
+        return None
+
+    def _buffered_answer(self, turn: int, output: Capture) -> str | None:
+        """An answer to `turn` among what was read after last turn's answer or deadline (usually nothing)."""
+        if self.frames is not None:
+            return self._take_frames(turn, output) if self.frames.buffer else None
+        return self._take_lines(turn, output) if b"\n" in self.pending else None
+
     def _read_into(self, fd: int, output: Capture) -> bool:
         """Read what stderr holds now into the output; False at its end."""
         output.closed = False
@@ -336,6 +382,8 @@ class PersistentBot:
         assert self.proc is not None and self.plan is not None
         _keep(output, self.pending)  # a last line without its newline is output too
         self.pending = b""
+        if self.frames is not None:  # so is a frame cut short
+            _keep(output, self.frames.leftover())
         try:
             code = self.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
@@ -364,8 +412,8 @@ def collect_all(asks: Iterable[tuple[PersistentBot, Request]]) -> list[TurnOutco
         if request.done is None and bot.dead_reason is not None:  # its input closed as the request was sent
             ended[index] = (None, time.perf_counter() - request.started)
         elif request.done is None:
-            # complete lines read after last turn's deadline (no newline, nothing to split: the usual case)
-            answer = bot._take_lines(request.turn, request.output) if b"\n" in bot.pending else None
+            # what was read after last turn's answer or deadline (usually nothing)
+            answer = bot._buffered_answer(request.turn, request.output)  # type: ignore[arg-type]
             if answer is None:
                 waiting[index] = (bot, request)
             else:

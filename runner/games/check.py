@@ -12,6 +12,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
+from runner.bots.framing import frame_name_problem
 from runner.games.interface import Absent, Answer, BotMode, Fault, FolderLog, Game, JsonlLog, Session, TurnInput
 
 #: Answers every game must survive: nothing, garbage, huge, binary-ish, each fault, no file and a refused one.
@@ -110,6 +111,9 @@ def _input_problems(game: Game, turn: int, seat: str, given: TurnInput) -> list[
     for name in given.files:
         if not name or "/" in name or name == game.answer_file.name:
             problems.append(f"turn {turn}: {seat} is given a file named {name!r}")
-    if BotMode.PERSISTENT in game.bot_modes and (given.line is None or "\n" in given.line):
+    if getattr(game, "persistent_frames", False):  # the core's frames name each file in a header line
+        problems += [f"turn {turn}: {seat}'s {problem}" for name in given.files
+                     if (problem := frame_name_problem(name)) is not None]
+    elif BotMode.PERSISTENT in game.bot_modes and (given.line is None or "\n" in given.line):
         problems.append(f"turn {turn}: {seat}'s request line is {given.line!r}")
     return problems

@@ -29,7 +29,9 @@ class BotMode(enum.Enum):
     """How a game's bots run."""
 
     PER_TURN = "per-turn"  # a fresh process every turn (the official Entelect runner's way)
-    PERSISTENT = "persistent"  # one process per match: a request line on stdin, an answer line on stdout
+    #: one process per match: a request on stdin, an answer on stdout; the game's own lines
+    #: (`TurnInput.line`, `Game.accept_line`) or the core's frames (`Game.persistent_frames`)
+    PERSISTENT = "persistent"
 
 
 class AnswerLines(enum.Enum):
@@ -117,8 +119,9 @@ class TurnInput:
     """What one seat's bot receives this turn.
 
     `files` are written into the bot folder before the bot runs (per-turn bots; persistent Tower Defence bots
-    too). `line` is sent on a persistent bot's stdin (no newline inside; the core adds it); None when the
-    game has no persistent protocol.
+    too), or sent on a persistent bot's stdin in the core's frames (`Game.persistent_frames`). `line` is sent
+    on a persistent bot's stdin (no newline inside; the core adds it); None when the game has no line of its
+    own.
     """
 
     files: Mapping[str, str] = attrs.field(factory=dict)
@@ -154,7 +157,7 @@ class Answer:
     `text` is "" when there was no answer at all, or a blank one (an empty or all-whitespace first-line answer
     file): every game gets the same "" and renders it its own way. A game must accept any text without raising.
     `absent` says why a per-turn answer has no file, fault or not (None: the file was read, perhaps empty,
-    or the bot is persistent).
+    or the bot is persistent; a persistent bot of the core's frames says `answer <N> none` for NO_FILE).
     `detail` is the core's words for a fault or a refused file, to follow "bot ": "did not finish within
     2.0 s", "exited with status 1", "was killed by SIGSEGV", "could not be started: ...", "went over its time
     budget", "wrote a command.txt that cannot be read: command.txt has 2 hard links". "" when all went well.
@@ -360,6 +363,10 @@ class Game(Protocol):
     #: whether the match seed changes anything (Lanes and Invaders have no randomness): `watch` plays one seed
     #: of a game that ignores it, since every seed gives the same match
     uses_seed: bool
+    #: persistent bots speak the core's frames (runner/bots/framing.py): each turn's input files on stdin, the
+    #: answer file's bytes on stdout, read as a per-turn bot's answer file; `TurnInput.line` and `accept_line`
+    #: are then not used. False: the game's own request lines and `accept_line` (Tower Defence, Invaders).
+    persistent_frames: bool
 
     def seats(self, player_count: int) -> tuple[str, ...]:
         """The seat names for this many players (`A`, `B`; `A`..`F`; `defender`, `invader`)."""
@@ -470,6 +477,7 @@ class GameDefaults:
         from runner.logtools.validate import validate_path
 
         return validate_path(self, path, kind)
+    persistent_frames: bool = False
 
     def config_problems(self, data: Any) -> list[Any]:
         return []

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from runner.cli import main
-from runner.games import GAMES
+from runner.games import GAMES, get_game
+from runner.games.interface import BotMode
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -27,6 +28,8 @@ def test_games_lists_every_game_with_players_and_bot_mode() -> None:
     rows = {line.split()[0]: line for line in lines}
     assert "2 players" in rows["tower-defence"] and "per-turn or persistent" in rows["tower-defence"]
     assert "2-6 players" in rows["warzone"] and "bots persistent" in rows["invaders"]
+    # Lanes and Warzone bots may stay alive too, through the core's frames (issue 35)
+    assert "per-turn or persistent" in rows["lanes"] and "per-turn or persistent" in rows["warzone"]
 
 
 def test_languages_prints_the_launch_table_and_what_is_installed() -> None:
@@ -69,7 +72,9 @@ def test_warzone_unknown_map_and_wrong_player_counts_are_one_line(tmp_path: Path
     assert code == 2 and "give 2 to 6 players" in err
 
 
-def test_a_persistent_bot_in_a_per_turn_game_is_refused(tmp_path: Path) -> None:
+def test_a_persistent_bot_in_a_per_turn_game_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game of the registry now lets a bot stay alive; a game whose bots run per turn only refuses one."""
+    monkeypatch.setattr(type(get_game("lanes")), "bot_modes", frozenset({BotMode.PER_TURN}))
     bot = shutil.copytree(REPO / "starter-bots" / "lanes" / "python3", tmp_path / "bot")
     data = json.loads((bot / "bot.json").read_text())
     (bot / "bot.json").write_text(json.dumps({**data, "persistent": True}))

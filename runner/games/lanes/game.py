@@ -30,9 +30,12 @@ class LanesGame(GameDefaults):
     title = "Lanes (two-lane tower defence)"
     summary = "two players build towers on their own lane and send soldiers down the other's; turns of 100 timesteps"
     player_counts = (2,)
-    bot_modes = frozenset({BotMode.PER_TURN})  # spec 10.1: a fresh process per turn
+    # spec 10.1: a fresh process per turn; bot.json "persistent": true opts into the core's frames instead
+    # (the same files and commands.txt, on stdin and stdout: docs/rules/lanes.md "Persistent bots")
+    bot_modes = frozenset({BotMode.PER_TURN, BotMode.PERSISTENT})
     default_mode = BotMode.PER_TURN
     uses_seed = False  # no randomness: every seed plays the same match
+    persistent_frames = True
     # spec 10.5 E02: one byte more than 64 KiB is read, so "larger than 65536 bytes" can be told apart
     answer_file = AnswerFile(name="commands.txt", cap_bytes=MAX_BYTES + 1, lines=AnswerLines.ALL)
     timeout_ms = 5000  # spec 10.1.3

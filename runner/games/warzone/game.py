@@ -34,8 +34,11 @@ class WarzoneGame(GameDefaults):
     title = "Warzone"
     summary = "Risk-like Warzone (COMP 345) on .map files: 2-6 bots, deploy/advance/cards, 60/70 battles"
     player_counts = (2, 3, 4, 5, 6)
-    bot_modes = frozenset({BotMode.PER_TURN})
+    # bot.json "persistent": true opts into the core's frames: the same files and orders.txt on stdin and stdout
+    # (docs/rules/warzone.md "Persistent bots")
+    bot_modes = frozenset({BotMode.PER_TURN, BotMode.PERSISTENT})
     default_mode = BotMode.PER_TURN
+    persistent_frames = True
     answer_file = AnswerFile(name="orders.txt", cap_bytes=ORDERS_CAP_BYTES + 1, lines=AnswerLines.ALL)
     timeout_ms = 2000
     log = FolderLog(turn_folder="Turn {turn:03d}", answer="orders.txt", output="BotOutput.txt")

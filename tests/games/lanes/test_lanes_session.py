@@ -30,7 +30,9 @@ def play_out(session: LanesSession, scripts) -> list:
 
 def test_static_facts_match_the_brief() -> None:
     assert GAME.name == "lanes" and GAME.player_counts == (2,)
-    assert GAME.bot_modes == frozenset({BotMode.PER_TURN}) and GAME.default_mode is BotMode.PER_TURN
+    # per turn by default (spec 10.1); persistent by opt-in, through the core's frames (issue 35)
+    assert GAME.bot_modes == frozenset({BotMode.PER_TURN, BotMode.PERSISTENT}) and GAME.default_mode is BotMode.PER_TURN
+    assert GAME.persistent_frames
     assert (GAME.answer_file.name, GAME.answer_file.lines) == ("commands.txt", AnswerLines.ALL)
     assert GAME.timeout_ms == 5000 and GAME.log.turn_folder == "Turn {turn:03d}" and GAME.log.answer == "commands.txt"
     assert [o.dest for o in GAME.options] == ["max_turns"]

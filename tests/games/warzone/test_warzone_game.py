@@ -29,7 +29,9 @@ def configured(map_name: str = "tiny-gates.map", **options):
 
 def test_static_facts() -> None:
     assert GAME.name == "warzone" and GAME.player_counts == (2, 3, 4, 5, 6)
-    assert GAME.bot_modes == frozenset({BotMode.PER_TURN}) and GAME.timeout_ms == 2000
+    # per turn by default; persistent by opt-in, through the core's frames (issue 35)
+    assert GAME.bot_modes == frozenset({BotMode.PER_TURN, BotMode.PERSISTENT}) and GAME.timeout_ms == 2000
+    assert GAME.default_mode is BotMode.PER_TURN and GAME.persistent_frames
     assert (GAME.answer_file.name, GAME.answer_file.cap_bytes, GAME.answer_file.lines) == (
         "orders.txt", 65537, AnswerLines.ALL)  # 64 KiB count; one byte more tells "larger"
     assert isinstance(GAME.log, FolderLog) and GAME.log.answer == "orders.txt"
