@@ -11,6 +11,7 @@ from runner.games.interface import Check, FolderLog, Session, TurnInput, TurnRep
 from runner.logtools.compare import file_difference, first_difference, first_line_difference
 from runner.logtools.record import MatchRecord, RecordedTurn, open_record, read_text
 from runner.matchlog.record import RECORD_FILE, input_digest
+from runner.words import plural
 
 MAX_LINES = 30  # differences listed; the rest are counted
 _STOP = 200  # differences after which the replay stops (a wrong config differs everywhere)
@@ -42,7 +43,7 @@ def verify_log(game: Any, path: Any) -> Check:
         found += _ending(record, session, forgive)
     turns = len(record.turns)
     if not found:
-        return Check(True, (f"{path}: {turns} turns replayed, every input, record and final file identical",),
+        return Check(True, (f"{path}: {plural(turns, 'turn')} replayed, every input, record and final file identical",),
                      {"turns": turns, "differences": []})
     lines = [f"{path}: {len(found)} difference{'s' if len(found) != 1 else ''} in {turns} turns; the first:"]
     lines += [f"  {line}" for line in found[:MAX_LINES]]

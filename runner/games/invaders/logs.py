@@ -20,6 +20,7 @@ from runner.games.invaders.protocol import render_path
 from runner.games.invaders.rules.replay import check_rows
 from runner.games.invaders.rules.trace import STATE_KEYS, TURN_KEYS, compare_rows
 from runner.schemas import MAX_PROBLEMS, Problem, check_schema
+from runner.words import plural
 
 LOG_NAME = "log.jsonl"
 MAX_LINES = 20
@@ -87,7 +88,7 @@ def verify(path: Path) -> Check:
     if problems:
         return Check(False, (f"{path}: {len(problems)} difference(s) replaying {turns} turns", *problems),
                      {"turns": turns, "problems": problems})
-    return Check(True, (f"{path}: {turns} turns replayed, every field identical",), {"turns": turns})
+    return Check(True, (f"{path}: {plural(turns, 'turn')} replayed, every field identical",), {"turns": turns})
 
 
 def _rows_by_turn(path: Path) -> dict[int, dict[str, Any]]:

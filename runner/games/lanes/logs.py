@@ -36,6 +36,7 @@ from runner.games.lanes.rules.turn import decide
 from runner.games.lanes.session import SEATS, TURN_FILE
 from runner.replay.record import as_sent
 from runner.schemas import SCHEMA_DIR
+from runner.words import plural
 
 TURN_FOLDER = re.compile(r"Turn (\d+)\Z")
 ANSWER, OUTPUT = "commands.txt", "BotOutput.txt"
@@ -184,7 +185,7 @@ def verify(path: Path) -> Check:
     differences, _, state = replay_log(log)
     turns = len(log.turns)
     if not differences:
-        return Check(True, (f"{path}: {turns} turns replayed, every state and record identical",), {"turns": turns})
+        return Check(True, (f"{path}: {plural(turns, 'turn')} replayed, every state and record identical",), {"turns": turns})
     lines = [f"{path}: {len(differences)} differences in {turns} turns; the first:"]
     lines += [f"  {d}" for d in differences[:MAX_LINES]]
     return Check(False, tuple(lines), {"turns": turns, "differences": [str(d) for d in differences]})
