@@ -33,6 +33,7 @@ import contextlib
 import importlib.metadata
 import importlib.util
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -196,9 +197,9 @@ def _run_steps(steps: tuple[tuple[str, ...], ...], folder: Path, prefix: tuple[s
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             stdout, _ = process.communicate()
-            output.append(stdout.decode("utf-8", errors="replace"))
+            output.append(_plain(stdout))
             return f"{command} did not finish within the build time limit of {limit:g} s"
-        output.append(stdout.decode("utf-8", errors="replace"))
+        output.append(_plain(stdout))
         if process.returncode != 0:
             return f"{command} {_exit_description(process.returncode)}"
     return None
@@ -248,6 +249,15 @@ def _rustup_home() -> str | None:
     """Where rustup keeps its toolchains (`$RUSTUP_HOME`, else ~/.rustup), when there is one."""
     path = os.environ.get("RUSTUP_HOME") or os.path.expanduser("~/.rustup")
     return path if os.path.isdir(path) else None
+
+
+#: Terminal control sequences (colours, cursor moves): Maven 3.8 writes resets even in batch mode, and a
+#: build's output is read in a league's pages and in captured logs, where they are noise.
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+def _plain(raw: bytes) -> str:
+    return _CONTROL.sub("", raw.decode("utf-8", errors="replace"))
 
 
 def _exit_description(code: int) -> str:

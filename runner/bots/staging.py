@@ -8,7 +8,7 @@ added or changed is renamed into the folder whole (a file replaced at once; a fo
 `target` moved aside and the new one renamed in). A failed build leaves the folder as it was. Paths of the
 copy in the build's output are written as the folder's own.
 
-The copy leaves out caches (`SKIPPED_DIRS`) and the plan's `scratch` folders (CMake's `build/` records its
+The copy leaves out caches (`copy_bot`) and the plan's `scratch` folders (CMake's `build/` records its
 source folder's absolute path and refuses to be used from another).
 """
 
@@ -23,7 +23,7 @@ import attrs
 
 from runner.bots.build import BuildResult, run_build
 from runner.bots.recipes import BuildPlan
-from runner.tournament.entrants import SKIPPED_DIRS
+from runner.tournament.entrants import copy_bot
 
 #: Marks a staging copy's name (`.<folder>.td-build-<random>` beside the folder).
 STAGE_MARK = ".td-build-"
@@ -37,7 +37,7 @@ def run_staged(plan: BuildPlan, *, timeout_s: float | None = None, sandbox: bool
     folder = Path(plan.folder)
     stage = folder.parent / f".{folder.name}{STAGE_MARK}{secrets.token_hex(4)}"
     try:
-        shutil.copytree(folder, stage, symlinks=True, ignore=_ignore(folder, plan.scratch))
+        copy_bot(folder, stage, leave_out=plan.scratch)
     except OSError:
         shutil.rmtree(stage, ignore_errors=True)
         return run_build(plan, timeout_s=timeout_s, sandbox=sandbox, network=network)
@@ -63,18 +63,6 @@ def clean_stages(parent: Path) -> None:
     for entry in entries:
         if entry.name.startswith(".") and STAGE_MARK in entry.name and entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
-
-
-def _ignore(folder: Path, scratch: tuple[str, ...]):
-    top = os.path.abspath(folder)
-
-    def ignore(directory: str, names: list[str]) -> set[str]:
-        left_out = {name for name in names if name in SKIPPED_DIRS}
-        if os.path.abspath(directory) == top:
-            left_out |= {name for name in names if name in scratch}
-        return left_out
-
-    return ignore
 
 
 Signature = dict[str, tuple]
