@@ -64,7 +64,7 @@ def run(args: argparse.Namespace, streams) -> int:
                 for line in result.tail:
                     print(f"  | {line}", file=streams.err)
             continue
-        refusal = _missing_launch_file(folder, plan) or _refusal(folder)
+        refusal = _missing_launch_file(folder, plan) or _refusal(folder, plan)
         if refusal is not None:
             failed += 1
             print(f"{folder}: built, but td-runner match would refuse it: {refusal}", file=streams.err)
@@ -77,15 +77,17 @@ def run(args: argparse.Namespace, streams) -> int:
     return ExitCode.OK
 
 
-def _refusal(folder: Path) -> str | None:
-    """The first reason `td-runner match` would refuse the folder (the checks of `td-runner validate`)."""
+def _refusal(folder: Path, plan: BuildPlan | None = None) -> str | None:
+    """The first reason `td-runner match` would refuse the folder (the checks of `td-runner validate`), with
+    what the build did instead of match's advice to run the build that just ran."""
     report = validate_bot_folder(folder)
     if report.unreadable is not None:
         return report.unreadable
     if not report.problems:
         return None
     more = f" (and {len(report.problems) - 1} more: td-runner validate {folder})" if len(report.problems) > 1 else ""
-    return f"{report.path.name}: {report.problems[0]}{more}"
+    done = f" (`{plan.command}` did not make it)" if plan is not None else f" ({_NOTHING_BUILDS})"
+    return f"{report.path.name}: {report.problems[0]}{more}".replace(f" (build the bot first: td-runner build {folder})", done)
 
 
 #: A launch file with one of these suffixes is a build's output, not a source the writer forgot.
@@ -102,5 +104,8 @@ def _missing_launch_file(folder: Path, plan: BuildPlan | None) -> str | None:
         return None  # a source file missing: `validate`'s words
     if plan is not None:
         return f"`{plan.command}` worked but made no {relative} (the file bot.json's launch starts)"
-    return (f"the file bot.json's launch starts, {relative}, does not exist, and the folder has nothing that "
-            f"builds it (looked for {', '.join(PROJECT_FILES[:-1])} or {PROJECT_FILES[-1]})")
+    return f"the file bot.json's launch starts, {relative}, does not exist, and {_NOTHING_BUILDS}"
+
+
+_NOTHING_BUILDS = (f"the folder has nothing that builds it (looked for {', '.join(PROJECT_FILES[:-1])} or "
+                   f"{PROJECT_FILES[-1]})")

@@ -124,3 +124,14 @@ def test_c_is_a_language_that_runs_its_compiled_file(tmp_path: Path) -> None:
     (folder / "bot").write_text("#!/bin/sh\n")
     (folder / "bot").chmod(0o755)
     assert load_bot(folder).argv == ("./bot",)
+
+
+def test_a_build_that_does_not_make_the_bot_file_says_so(tmp_path: Path) -> None:
+    folder = write_bot_json(tmp_path / "jbot", botLanguage="custom", command=["java", "-jar", "{file}"],
+                            botFileName="target/bot.jar")
+    (folder / "build.sh").write_text("echo compiled\n")
+    code, out, err = run_cli("build", folder)
+    assert (code, out) == (1, "")
+    assert err.splitlines()[1] == (
+        f"{folder}: built, but td-runner match would refuse it: bot.json: bot file {folder / 'target' / 'bot.jar'} "
+        "does not exist (`sh build.sh` did not make it)")
