@@ -1,20 +1,23 @@
 """A build runs in a staging copy beside the folder and moves back only what it made, whole (runner/bots/
 staging.py): the folder never holds a half-built state, a failed build leaves it as it was; and a committed
-jar stands in when Maven cannot run."""
+jar stands in when Maven cannot run; a tournament builds an entrant `match` would refuse."""
 
 from __future__ import annotations
 
 import io
 import os
+import shutil
 import threading
 import time
 from pathlib import Path
 
+import pytest
 from botfolders import write_bot_json
 
 from runner.bots.recipes import plan_build
 from runner.bots.staging import STAGE_MARK, run_staged
 from runner.cli import main
+from runner.tournament.entrants import load_entrants
 
 
 def run_cli(*argv: str | Path) -> tuple[int, str, str]:
@@ -82,3 +85,15 @@ def test_a_committed_jar_stands_in_when_maven_is_missing(tmp_path: Path, monkeyp
     assert result.ok and result.note == ("used the committed target/bot.jar: `mvn` is not installed "
                                          "(Debian/Ubuntu: apt-get install maven)")
     assert "[td-runner] used the committed target/bot.jar" in result.output
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc) here")
+def test_a_tournament_builds_an_entrant_that_match_would_refuse(tmp_path: Path) -> None:
+    built = write_bot_json(tmp_path / "cbot", botLanguage="c", botFileName="bot", nickName="C")
+    (built / "bot.c").write_text('#include <stdio.h>\nint main(void) { fputs("", fopen("command.txt", "w")); }\n')
+    broken = write_bot_json(tmp_path / "broken", botLanguage="c", botFileName="bot", nickName="Broken")
+    (broken / "bot.c").write_text("int main(void) { return }\n")
+    ready, failed = load_entrants([str(built), str(broken)])
+    assert ready.can_start and os.access(built / "bot", os.X_OK)
+    assert failed.problem == f"{broken}: build failed: `cc -O2 -o bot bot.c -lm` exited with code 1"
+    assert sorted(os.listdir(broken)) == ["bot.c", "bot.json"]  # a failed build leaves the folder as it was
