@@ -374,12 +374,15 @@ class Registrar:
         """Check a new version; one with a build is built first (on a helper thread, in a staging copy of its
         snapshot: runner/bots/staging.py) and checked against what the build made, as it will be played. Before
         the build only what no build can change is checked (bot.json itself, an interpreter on PATH)."""
-        try:
-            plan = plan_build(new.snapshot, read_bot_json(new.snapshot))
-        except UserError as exc:
-            self._settle(new.version, new.player, INVALID, private(str(exc), new.snapshot), None)
-            return
-        reason = self._refusal(new.snapshot, before_build=plan is not None)
+        reason = self._refusal(new.snapshot, before_build=True)  # bot.json itself, paths leading out, ...
+        plan = None
+        if reason is None:
+            try:
+                plan = plan_build(new.snapshot, read_bot_json(new.snapshot))
+            except UserError as exc:
+                reason = private(str(exc), new.snapshot)
+        if reason is None and plan is None:
+            reason = self._refusal(new.snapshot, before_build=False)
         if reason is not None or plan is None:
             self._settle(new.version, new.player, INVALID if reason else ACTIVE, reason, None)
             return
