@@ -180,9 +180,11 @@ def _namespace_launch(info_fd: int | None, keep: tuple[str, ...] = (), tmp_size:
 
 
 def _kept_under_tmp(folder: str, program: str | None) -> tuple[str, ...]:
-    """What a bot with its own /tmp must still see of the machine's: its folder and the runtimes its program
-    needs (sandbox.runtime_dirs: td-runner's Python, a venv, the program's prefix), where they lie in /tmp."""
-    wanted = [os.path.abspath(folder), *sandbox.runtime_dirs((program,) if program else ())]
+    """What a bot with its own /tmp must still see of the machine's: its folder (resolved, and as given when a
+    link leads there: its working directory is the one, its argv may name the other) and the runtimes its
+    program needs (sandbox.runtime_dirs: td-runner's Python, a venv, the program's prefix), where they lie in
+    /tmp."""
+    wanted = [os.path.realpath(folder), os.path.abspath(folder), *sandbox.runtime_dirs((program,) if program else ())]
     tops = tuple(dict.fromkeys(("/tmp/", os.path.realpath("/tmp") + os.sep)))
     return tuple(path for path in dict.fromkeys(wanted) if path.startswith(tops) and os.path.isdir(path))
 

@@ -3,9 +3,9 @@
 `accept` is what `POST /submit` does once the token named the player. The archive is unpacked (by a child
 process under memory and time limits, see `unpack`) into a hidden folder inside the submissions folder
 (hidden folders are not players; the same file system, so the final rename is atomic), its bot.json checked
-as `td-runner validate --game` checks it (only what no build can change, when the league will build it:
-a Python bot's requirements, a Go binary or a jar are the build's to make), and only then is it renamed to `submissions/<player>/` (the
-player's previous folder moved aside first and removed after). Uploads of one player are taken one at a
+as `td-runner validate --game` checks it (only what no build can change when the league will build it: a
+Python bot's packages, a Go binary or a jar are the build's to make), and only then is it renamed to
+`submissions/<player>/` (the player's previous folder moved aside first and removed after). Uploads of one player are taken one at a
 time (a lock file), so two at once cannot swap each other's folders away.
 
 Each upload taken leaves a receipt, `submissions/.uploads/<player>/<time>-<id>.json` (its content hash), which
