@@ -115,6 +115,7 @@ class BuildResult:
     output: str  # everything the steps printed (stdout and stderr interleaved)
     seconds: float
     note: str | None = None  # how it succeeded when not by its steps (a committed jar kept)
+    retried: bool = False  # the plan's `retry` steps ran (Maven online after offline)
 
     @property
     def ok(self) -> bool:
@@ -160,14 +161,15 @@ def run_build(
     prefix = build_sandbox_prefix(plan, network) if sandbox else ()
     env = build_environment() if sandbox else None
     problem = _run_steps(plan.steps, plan.folder, prefix, env, deadline, output, timeout_s or 0)
-    if problem is not None and plan.retry and (network or not sandbox) and "time limit" not in problem:
+    retried = problem is not None and bool(plan.retry) and (network or not sandbox) and "time limit" not in problem
+    if retried:
         output.append(f"[td-runner] {problem}; again with the network: {shown_command(plan.retry, plan.folder)}\n")
         problem = _run_steps(plan.retry, plan.folder, prefix, env, deadline, output, timeout_s or 0)
     if problem is not None and made_venv and plan.venv is not None:
         shutil.rmtree(plan.venv, ignore_errors=True)  # a venv without the bot's packages must not be run
     if problem is not None:
-        return _fallback(plan, problem, "".join(output), started)
-    return BuildResult(plan, None, "".join(output), time.monotonic() - started)
+        return attrs.evolve(_fallback(plan, problem, "".join(output), started), retried=retried)
+    return BuildResult(plan, None, "".join(output), time.monotonic() - started, retried=retried)
 
 
 def _fallback(plan: BuildPlan, problem: str, output: str, started: float) -> BuildResult:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from runner.bots.recipes import PROJECT_FILES, BuildPlan, launch_file, plan_build
+from runner.bots.recipes import PROJECT_FILES, BuildPlan, launch_file, plan_build, shown_command
 from runner.bots.staging import run_staged
 from runner.bots.definition import read_bot_json
 from runner.bots.isolation import check_isolation
@@ -54,6 +54,8 @@ def run(args: argparse.Namespace, streams) -> int:
             continue
         print(f"{folder}: building ({plan.recipe}: {plan.command})", file=streams.err, flush=True)
         result = run_staged(plan, sandbox=args.sandbox, network=args.network)
+        if result.retried:
+            print(f"{folder}: again with the network ({shown_command(plan.retry, folder)})", file=streams.err)
         if args.verbose and result.output:
             print(result.output.rstrip("\n"), file=streams.err)
         if not result.ok:

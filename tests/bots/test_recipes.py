@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,23 @@ def test_a_build_that_does_not_make_the_bot_file_says_so(tmp_path: Path) -> None
     assert err.splitlines()[1] == (
         f"{folder}: built, but td-runner match would refuse it: bot.json: bot file {folder / 'target' / 'bot.jar'} "
         "does not exist (`sh build.sh` did not make it)")
+
+
+def test_maven_offline_first_then_online_and_the_command_is_shown(tmp_path: Path, monkeypatch) -> None:
+    """A stand-in `mvn` (a script first on PATH) that cannot build offline and builds online."""
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    (tools / "mvn").write_text('#!/bin/sh\ncase " $* " in *" -o "*) echo "[ERROR] offline: not downloaded"; exit 1;; esac\n'
+                               'mkdir -p target && printf PK > target/bot.jar && echo "\\033[1;32mBUILD SUCCESS\\033[m"\n')
+    (tools / "mvn").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}:{os.environ['PATH']}")
+    folder = write_bot_json(tmp_path / "jbot", botLanguage="java", botLocation="/target", botFileName="bot.jar")
+    (folder / "pom.xml").write_text("<project/>\n")
+    code, out, err = run_cli("build", folder, "--verbose")
+    assert code == 0, err
+    assert out.startswith(f"{folder}: built (maven, ")
+    lines = err.splitlines()
+    assert lines[0] == f"{folder}: building (maven: mvn -B -Dstyle.color=never -q -o package)"
+    assert lines[1] == f"{folder}: again with the network (mvn -B -Dstyle.color=never -q package)"
+    assert "[ERROR] offline: not downloaded" in err and "BUILD SUCCESS" in err and "\x1b" not in err
+    assert (folder / "target" / "bot.jar").read_bytes() == b"PK"
