@@ -65,7 +65,7 @@ def league_run(tmp_path_factory: pytest.TempPathFactory, maven_cannot_fetch: Non
     for name in PLAYERS:
         shutil.copytree(STARTERS / name, subs / name)
     folder = root / "league"
-    given = {"submissions": str(subs), "options": {"max_rounds": 3}}
+    given = {"submissions": str(subs), "options": {"max_rounds": 1}}
     with running_league(folder, given, workers=2) as (league, lines, thread):
         deadline = time.monotonic() + 240
         wait_until(lambda: set(PLAYERS) <= played(folder), deadline, lines)
