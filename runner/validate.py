@@ -104,18 +104,19 @@ def validate_file(path: Path, kind: str) -> FileReport:
     return FileReport(path, kind, tuple(_CHECKERS[kind](path, raw)))
 
 
-def validate_bot_folder(folder: Path, game: str | None = None) -> FileReport:
+def validate_bot_folder(folder: Path, game: str | None = None, *, before_build: bool = False) -> FileReport:
     """A bot folder: its bot.json, then everything `td-runner match` checks before round 0 (`load_bot`:
     botLocation folder, bot file, interpreter, a Python bot's requirements), each problem on its own.
 
     With `game` (validate --game) the launch table is exactly that game's match's; without, a bot.json names
-    no game, so a language any game adds (Invaders' koth-js) is accepted."""
+    no game, so a language any game adds (Invaders' koth-js) is accepted. `before_build`: only what the
+    folder's build cannot change (`check_bot_folder`)."""
     source = folder / "bot.json"
     report = validate_file(source, BOT)
     if report.unreadable is not None:
         return report
     try:
-        problems = check_bot_folder(folder, launch_languages(game))
+        problems = check_bot_folder(folder, launch_languages(game), before_build=before_build)
     except UserError:  # not a JSON object: the report above says so
         return report
     return FileReport(source, BOT, tuple(problems))

@@ -1,21 +1,13 @@
-"""Build a bot folder the conventional way of its language (`td-runner build BOT_DIR...`).
+"""Run a bot folder's build (`td-runner build BOT_DIR...`, a league's and a tournament's builds).
 
-The recipes are a table, tried in order; the first that applies is the folder's build:
-
-    build.sh present                 sh build.sh                  (any language: the bot's own word wins)
-    java/kotlin/scala + pom.xml      mvn -q package
-    java/kotlin/scala + build.gradle sh gradlew build (with a wrapper) or gradle build
-    rust + Cargo.toml                cargo build --release
-    golang                           go build
-    c#core                           dotnet publish
-    c++ + Makefile                   make
-    python3 + requirements.txt       the bot's own venv, see below
-
-Every command runs in the folder that holds bot.json, with the user's environment (a sandboxed build: the
-bot's allowlist, runner/bots/sandbox.py); none is given a time limit (a first Maven or Cargo build downloads
-for minutes). A folder whose paths lead outside it (a build.sh linked elsewhere) is refused before anything
-runs (runner/bots/containment.py). A folder no recipe applies to has nothing to
-build (JavaScript, or Python without requirements.txt, runs from source).
+Which build a folder takes is runner/bots/recipes.py's table; this module runs it. Every command runs in the
+folder that holds bot.json, with the user's environment (a sandboxed build: the bot's allowlist,
+runner/bots/sandbox.py); none is given a time limit here (a first Maven or Cargo build downloads for
+minutes; a league passes its own). A folder whose paths lead outside it (a build.sh linked elsewhere) is
+refused before anything runs (runner/bots/containment.py). A folder no recipe applies to has nothing to
+build (JavaScript without package.json, or Python without requirements.txt, runs from source).
+`runner/bots/staging.py` runs a build in a copy of the folder and moves back only what it made, so that a
+folder someone watches (a league's submissions) never holds a half-built state.
 
 Python bots and their packages (issue 7). A python3 bot runs with td-runner's own interpreter, which need not
 have what the bot imports (the official Python starter imports numpy). Installing the bot's packages into
@@ -41,6 +33,7 @@ import contextlib
 import importlib.metadata
 import importlib.util
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -54,7 +47,7 @@ from typing import Any
 import attrs
 
 from runner.bots import sandbox
-from runner.bots.definition import REQUIREMENTS, VENV, path_problems
+from runner.bots.recipes import BuildPlan, plan_build, shown, shown_command
 from runner.errors import UserError
 
 #: How many lines of a failed build's output the user is shown.
@@ -103,26 +96,14 @@ TOOLS: Mapping[str, Tool] = {
         _program("go", "golang-go"),
         _program("dotnet", "dotnet-sdk-8.0 (on Debian from Microsoft's package repository)"),
         _program("make", "make"),
+        _program("cmake", "cmake"),
+        _program("cc", "gcc"),
+        _program("c++", "g++"),
+        _program("npm", "npm"),
         Tool("venv", f"python{sys.version_info.major}.{sys.version_info.minor}-venv", _has_venv),
         Tool("pip", "python3-pip (or upgrade an older one: python3 -m pip install --upgrade pip)", _has_pip),
     )
 }
-
-
-@attrs.frozen
-class BuildPlan:
-    """What building one folder takes: commands run one after the other in `folder`, stopping at a failure."""
-
-    folder: Path  # holds bot.json; the commands' working directory
-    recipe: str  # the table row: "build.sh", "maven", "python venv", ...
-    steps: tuple[tuple[str, ...], ...]
-    needs: tuple[str, ...]  # keys of TOOLS
-    venv: Path | None = None  # the venv a python plan makes or reuses
-
-    @property
-    def command(self) -> str:
-        """The steps as one shell-like line, for messages."""
-        return " && ".join(shlex.join(_shown(step, self.folder)) for step in self.steps)
 
 
 @attrs.frozen
@@ -133,6 +114,8 @@ class BuildResult:
     problem: str | None
     output: str  # everything the steps printed (stdout and stderr interleaved)
     seconds: float
+    note: str | None = None  # how it succeeded when not by its steps (a committed jar kept)
+    retried: bool = False  # the plan's `retry` steps ran (Maven online after offline)
 
     @property
     def ok(self) -> bool:
@@ -144,82 +127,14 @@ class BuildResult:
         return self.output.rstrip("\n").splitlines()[-TAIL_LINES:] if self.output.strip() else []
 
 
-@attrs.frozen
-class Recipe:
-    """One row of the table: applies to `languages` (None: any) when `markers` (any one) exist."""
-
-    name: str
-    languages: frozenset[str] | None
-    markers: tuple[str, ...]
-    plan: Callable[[Path, str], BuildPlan]
-
-
-def _simple(name: str, *argv: str) -> Callable[[Path, str], BuildPlan]:
-    return lambda folder, marker: BuildPlan(folder, name, (argv,), (argv[0],))
-
-
-def _gradle(folder: Path, marker: str) -> BuildPlan:
-    if (folder / "gradlew").is_file():  # the project's pinned Gradle, as its README would say to use
-        return BuildPlan(folder, "gradle", (("sh", "gradlew", "build"),), ("sh",))
-    return BuildPlan(folder, "gradle", (("gradle", "build"),), ("gradle",))
-
-
-def _python_venv(folder: Path, marker: str) -> BuildPlan:
-    venv = Path(os.path.abspath(folder)) / VENV
-    python = venv / "bin" / "python"
-    steps: list[tuple[str, ...]] = []
-    if not python.is_file():
-        # without pip: td-runner's own pip installs into it (--python), 0.4 s instead of ensurepip's 5-10 s
-        steps.append((sys.executable, "-m", "venv", "--without-pip", str(venv)))
-    steps.append((sys.executable, "-m", "pip", "--python", str(python), "install", "--disable-pip-version-check",
-                  "--no-input", "-r", marker))
-    return BuildPlan(folder, "python venv", tuple(steps), ("venv", "pip") if len(steps) == 2 else ("pip",), venv)
-
-
-_JVM = frozenset({"java", "kotlin", "scala"})
-
-RECIPES: tuple[Recipe, ...] = (
-    Recipe("build.sh", None, ("build.sh",), _simple("build.sh", "sh", "build.sh")),
-    Recipe("maven", _JVM, ("pom.xml",), _simple("maven", "mvn", "-q", "package")),
-    Recipe("gradle", _JVM, ("build.gradle", "build.gradle.kts"), _gradle),
-    Recipe("cargo", frozenset({"rust"}), ("Cargo.toml",), _simple("cargo", "cargo", "build", "--release")),
-    Recipe("go", frozenset({"golang"}), (), _simple("go", "go", "build")),
-    Recipe("dotnet", frozenset({"c#core"}), (), _simple("dotnet", "dotnet", "publish")),
-    Recipe("make", frozenset({"c++"}), ("Makefile", "makefile", "GNUmakefile"), _simple("make", "make")),
-    Recipe("python venv", frozenset({"python3"}), (REQUIREMENTS,), _python_venv),
-)
-
-
-def plan_build(folder: Path, bot_json: Mapping[str, Any]) -> BuildPlan | None:
-    """The build of the bot folder `folder` (whose bot.json holds `bot_json`), or None: nothing to build.
-
-    A `custom` bot whose command runs `{python}` counts as python3. UserError (one line) when a path of the
-    folder leads outside it (a build.sh linked elsewhere would run another folder's script)."""
-    problems = path_problems(folder, dict(bot_json))
-    if problems:
-        raise UserError(f"{Path(folder) / 'bot.json'}: {problems[0]}")
-    language = bot_json.get("botLanguage")
-    command = bot_json.get("command")
-    if language == "custom" and isinstance(command, list) and any("{python}" in str(part) for part in command):
-        language = "python3"
-    for recipe in RECIPES:
-        if recipe.languages is not None and language not in recipe.languages:
-            continue
-        if not recipe.markers:
-            return recipe.plan(folder, "")
-        for marker in recipe.markers:
-            if (folder / marker).is_file():
-                return recipe.plan(folder, marker)
-    return None
-
-
 def check_tools(plan: BuildPlan) -> str | None:
     """The first tool the plan needs that this machine lacks, said with how to install it; or None."""
     for name in plan.needs:
         tool = TOOLS[name]
         if not tool.is_installed():
             module = name in ("venv", "pip")  # a module of td-runner's Python, not a program
-            what = f"td-runner's Python ({sys.executable}) has no {name}" if module else f"`{name}` is not installed"
+            version = f"{sys.version_info.major}.{sys.version_info.minor}"
+            what = f"td-runner's Python ({version}) has no {name}" if module else f"`{name}` is not installed"
             return f"{what} (Debian/Ubuntu: apt-get install {tool.install})"
     return None
 
@@ -229,46 +144,67 @@ def run_build(
 ) -> BuildResult:
     """Run the plan's steps in its folder; stops at the first that fails. Never raises for a failing build.
 
-    `timeout_s` bounds the whole build (its process group is killed when it runs over: a league builds
-    whatever players upload). `sandbox` runs each step under bubblewrap as a bot runs (runner/bots/sandbox.py:
-    only the bot folder writable, its toolchain read-only, a private /tmp as HOME, an allowlist of
-    environment variables), without network unless `network` (dependency downloads)."""
+    When they fail and the build has a network (`network`, or no sandbox: the machine's), the plan's `retry`
+    steps run instead (Maven online after offline). When the tool is missing or every attempt failed, a plan
+    with a committed `artifact` succeeds with a note saying so. `timeout_s` bounds the whole build (its
+    process group is killed when it runs over: a league builds whatever players upload). `sandbox` runs each
+    step under bubblewrap as a bot runs (runner/bots/sandbox.py: only the bot folder writable, its toolchain
+    read-only, a private /tmp as HOME, an allowlist of environment variables), without network unless
+    `network` (dependency downloads)."""
     started = time.monotonic()
+    deadline = None if timeout_s is None else started + timeout_s
     missing = check_tools(plan)
     if missing is not None:
-        return BuildResult(plan, missing, "", 0.0)
+        return _fallback(plan, missing, "", started)
     made_venv = plan.venv is not None and not plan.venv.exists()
     output: list[str] = []
-    problem = None
     prefix = build_sandbox_prefix(plan, network) if sandbox else ()
     env = build_environment() if sandbox else None
-    for step in plan.steps:
-        left = None if timeout_s is None else timeout_s - (time.monotonic() - started)
-        shown = f"`{shlex.join(_shown(step, plan.folder))}`"
+    problem = _run_steps(plan.steps, plan.folder, prefix, env, deadline, output, timeout_s or 0)
+    retried = problem is not None and bool(plan.retry) and (network or not sandbox) and "time limit" not in problem
+    if retried:
+        output.append(f"[td-runner] {problem}; again with the network: {shown_command(plan.retry, plan.folder)}\n")
+        problem = _run_steps(plan.retry, plan.folder, prefix, env, deadline, output, timeout_s or 0)
+    if problem is not None and made_venv and plan.venv is not None:
+        shutil.rmtree(plan.venv, ignore_errors=True)  # a venv without the bot's packages must not be run
+    if problem is not None:
+        return attrs.evolve(_fallback(plan, problem, "".join(output), started), retried=retried)
+    return BuildResult(plan, None, "".join(output), time.monotonic() - started, retried=retried)
+
+
+def _fallback(plan: BuildPlan, problem: str, output: str, started: float) -> BuildResult:
+    """A failed build, or a success on the committed artifact the plan names (said in `note` and the output)."""
+    if plan.artifact is None or not (plan.folder / plan.artifact).is_file():
+        return BuildResult(plan, problem, output, time.monotonic() - started)
+    note = f"used the committed {plan.artifact}: {problem}"
+    return BuildResult(plan, None, f"{output}[td-runner] {note}\n", time.monotonic() - started, note)
+
+
+def _run_steps(steps: tuple[tuple[str, ...], ...], folder: Path, prefix: tuple[str, ...],
+               env: dict[str, str] | None, deadline: float | None, output: list[str], limit: float = 0) -> str | None:
+    """Run `steps` one after the other in `folder`, their output appended to `output`; the first failure."""
+    for step in steps:
+        left = None if deadline is None else deadline - time.monotonic()
+        command = f"`{shlex.join(shown(step, folder))}`"
         try:
             process = subprocess.Popen(
-                (*prefix, *step), cwd=plan.folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                (*prefix, *step), cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
         except OSError as exc:  # e.g. the program vanished between the check and the start
-            problem = f"{shown} could not start: {exc.strerror or exc}"
-            break
+            return f"{command} could not start: {exc.strerror or exc}"
         try:
             stdout, _ = process.communicate(timeout=max(left, 0.001) if left is not None else None)
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             stdout, _ = process.communicate()
-            output.append(stdout.decode("utf-8", errors="replace"))
-            problem = f"{shown} did not finish within the build time limit of {timeout_s:g} s"
-            break
-        output.append(stdout.decode("utf-8", errors="replace"))
+            output.append(_plain(stdout))
+            return f"{command} did not finish within the build time limit of {limit:g} s"
+        output.append(_plain(stdout))
         if process.returncode != 0:
-            problem = f"{shown} {_exit_description(process.returncode)}"
-            break
-    if problem is not None and made_venv and plan.venv is not None:
-        shutil.rmtree(plan.venv, ignore_errors=True)  # a venv without the bot's packages must not be run
-    return BuildResult(plan, problem, "".join(output), time.monotonic() - started)
+            return f"{command} {_exit_description(process.returncode)}"
+    return None
 
 
 def build_sandbox_prefix(plan: BuildPlan, network: bool = False) -> tuple[str, ...]:
@@ -297,7 +233,7 @@ def build_environment() -> dict[str, str]:
 
 
 #: What a build script may call besides its recipe's own tool: the programs of every recipe (cargo apart).
-_TOOL_PROGRAMS = ("mvn", "gradle", "go", "dotnet", "make", "javac", "java", "node", "npm")
+_TOOL_PROGRAMS = ("mvn", "gradle", "go", "dotnet", "make", "cmake", "cc", "c++", "javac", "java", "node", "npm")
 
 
 def _rust_toolchain() -> tuple[str, ...]:
@@ -317,18 +253,14 @@ def _rustup_home() -> str | None:
     return path if os.path.isdir(path) else None
 
 
+#: Terminal control sequences (colours, cursor moves): Maven 3.8 writes resets even in batch mode, and a
+#: build's output is read in a league's pages and in captured logs, where they are noise.
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+def _plain(raw: bytes) -> str:
+    return _CONTROL.sub("", raw.decode("utf-8", errors="replace"))
+
+
 def _exit_description(code: int) -> str:
     return f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
-
-
-def _shown(step: tuple[str, ...], folder: Path) -> tuple[str, ...]:
-    """A step as the user would type it: td-runner's Python as `python3`, paths inside the folder relative."""
-    base = os.path.abspath(folder) + os.sep
-    shown = []
-    for part in step:
-        if part == sys.executable:
-            part = "python3"
-        elif part.startswith(base):
-            part = part[len(base):]
-        shown.append(part)
-    return tuple(shown)

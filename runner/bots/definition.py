@@ -64,12 +64,15 @@ def load_bot(player_dir: Path, languages: Mapping[str, Sequence[str] | lang.Laun
     return bot
 
 
-def check_bot_folder(player_dir: Path, languages: Mapping[str, Sequence[str] | lang.LaunchTemplate] | None = None) -> list[Problem]:
+def check_bot_folder(player_dir: Path, languages: Mapping[str, Sequence[str] | lang.LaunchTemplate] | None = None,
+                     *, before_build: bool = False) -> list[Problem]:
     """Every reason `load_bot` (and so `td-runner match`) would refuse the folder, in the order it checks them.
 
+    `before_build`: only what no build of the folder can change (a folder whose build is still to run, as an
+    upload is: its bot file, program, botLocation folder and Python packages are the build's to make).
     Raises UserError only when there is no bot.json object to check (no folder, unreadable, not JSON)."""
     player_dir = Path(player_dir)
-    return _examine(player_dir, read_bot_json(player_dir), languages)[1]
+    return _examine(player_dir, read_bot_json(player_dir), languages, before_build)[1]
 
 
 def path_problems(player_dir: Path, data: dict[str, Any]) -> list[Problem]:
@@ -125,7 +128,8 @@ REQUIREMENTS = "requirements.txt"
 
 
 def _examine(
-    player_dir: Path, data: dict[str, Any], languages: Mapping[str, Sequence[str] | lang.LaunchTemplate] | None
+    player_dir: Path, data: dict[str, Any], languages: Mapping[str, Sequence[str] | lang.LaunchTemplate] | None,
+    before_build: bool = False,
 ) -> tuple[BotDefinition | None, list[Problem]]:
     """The bot, or every problem found: bot.json's own first (its launch cannot be worked out until it is
     right), then each launch problem that does not merely follow from an earlier one."""
@@ -154,7 +158,7 @@ def _examine(
                                           command if language == lang.CUSTOM else None)
     if escapes:  # nothing outside the folder is looked at, not even whether it exists
         return None, escapes
-    if not bot_dir.is_dir():
+    if not bot_dir.is_dir() and not before_build:
         problems.append(Problem("", f"bot folder {bot_dir} (botLocation {data['botLocation']!r}) does not exist"))
     if cores is None and lang.uses_placeholder(template.argv, "cores"):
         reason = f"the launch command for {language} uses {{cores}} but arguments.coreCount is missing"
@@ -174,7 +178,10 @@ def _examine(
         needs_requirements = python is None
     argv = lang.expand(template, file=file_name, directory=str(bot_dir), cores=cores, entry=entry)
     reason = None
-    if not problems:  # the bot file and a program inside the bot folder can only be looked for now
+    if before_build:  # the build makes the bot's files; an interpreter on PATH is there or not already
+        reason = _check_program(player_dir, bot_dir, argv) if os.sep not in argv[0] else None
+        needs_requirements = False
+    elif not problems:  # the bot file and a program inside the bot folder can only be looked for now
         if lang.uses_placeholder(template.argv, "file"):
             reason = _check_bot_file(player_dir, bot_dir, file_name)
         reason = reason or _check_program(player_dir, bot_dir, argv)

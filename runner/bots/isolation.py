@@ -25,7 +25,9 @@ The argv of a turn is `[prlimit ...] [unshare ... | bwrap ...] <bot argv>`:
   execs on the way to the bot (the shell, the second unshare) and three for the init beside it; measured
   on a 2-CPU machine under load (an exec there about 3-5 ms), a turn of a `true` bot went from 20-24 ms to
   39-54 ms (median), a Python bot's turn being 250-400 ms there. Root may create the namespace directly;
-  others need a user namespace.
+  others need a user namespace. Where a mount namespace can be made too, the bot gets its own /tmp
+  (`_init_shell`): what it writes there is gone with it, and JVMs, which all keep `/tmp/hsperfdata_<user>/<pid>`
+  and are all PID 2 here, no longer collide.
 * Sandbox: bubblewrap with its own PID namespace (and its own PID 1, so the bot is not), as an unprivileged
   user of its own user namespace, no network; it sees its own folder (writable), a private /tmp and the
   system's and its runtime's folders read-only, nothing else (runner/bots/sandbox.py lists them).
@@ -101,7 +103,8 @@ def plan_launch(
         prefix += _sandbox_prefix(bot_dir, limits, info_fd, program, folder)
         pass_fds = () if info_fd is None else (info_fd,)
     elif isolation is Isolation.PID_NAMESPACE:
-        prefix += _namespace_launch(info_fd)
+        keep = _kept_under_tmp(folder or bot_dir, program)
+        prefix += _namespace_launch(info_fd, keep, limits.file_size_bytes)
     return LaunchPlan(prefix, isolation, preexec, pass_fds)
 
 
@@ -145,26 +148,45 @@ def _prlimit_path() -> str | None:
 
 @functools.cache
 def _namespace_prefix() -> tuple[str, ...] | None:
-    """The first `unshare ... --pid --` that works here with the init (probed once), or None.
+    """The first `unshare ... --pid [--mount] --` that works here with the init (probed once), or None.
 
-    `unshare --pid` without --fork: only the children of the program it runs join the new namespace.
-    """
+    `unshare --pid` without --fork: only the children of the program it runs join the new namespace. With
+    `--mount` (tried first) each bot gets its own /tmp (`_private_tmp`)."""
     unshare, init = shutil.which("unshare"), _init_command()
     if unshare is None or init is None:
         return None
     candidates = [(unshare, "--pid")] if os.geteuid() == 0 else []
     candidates += [(unshare, "--user", "--map-current-user", "--pid"), (unshare, "--user", "--map-root-user", "--pid")]
     for candidate in candidates:
-        prefix = (*candidate, "--")
-        if _runs((*prefix, *_init_shell(init, None), unshare, "--fork", "--kill-child", "--", "true")):
-            return prefix
+        for mount in (("--mount",), ()):
+            prefix = (*candidate, *mount, "--")
+            if _runs((*prefix, *_init_shell(init, None, () if mount else None), unshare, "--fork", "--kill-child",
+                      "--", "true")):
+                return prefix
     return None
 
 
-def _namespace_launch(info_fd: int | None) -> tuple[str, ...]:
+def private_tmp() -> bool:
+    """Whether a bot outside the sandbox gets its own /tmp here (a mount namespace per turn)."""
+    prefix = _namespace_prefix()
+    return prefix is not None and "--mount" in prefix
+
+
+def _namespace_launch(info_fd: int | None, keep: tuple[str, ...] = (), tmp_size: int | None = None) -> tuple[str, ...]:
     prefix, init = _namespace_prefix(), _init_command()
     assert prefix is not None and init is not None  # check_isolation said PID_NAMESPACE
-    return (*prefix, *_init_shell(init, info_fd), prefix[0], "--fork", "--kill-child", "--")
+    tmp = keep if private_tmp() else None
+    return (*prefix, *_init_shell(init, info_fd, tmp, tmp_size), prefix[0], "--fork", "--kill-child", "--")
+
+
+def _kept_under_tmp(folder: str, program: str | None) -> tuple[str, ...]:
+    """What a bot with its own /tmp must still see of the machine's: its folder (resolved, and as given when a
+    link leads there: its working directory is the one, its argv may name the other) and the runtimes its
+    program needs (sandbox.runtime_dirs: td-runner's Python, a venv, the program's prefix), where they lie in
+    /tmp."""
+    wanted = [os.path.realpath(folder), os.path.abspath(folder), *sandbox.runtime_dirs((program,) if program else ())]
+    tops = tuple(dict.fromkeys(("/tmp/", os.path.realpath("/tmp") + os.sep)))
+    return tuple(path for path in dict.fromkeys(wanted) if path.startswith(tops) and os.path.isdir(path))
 
 
 #: sleep's longest portable argument (68 years): the init only has to outlive the turn, or the match.
@@ -189,19 +211,40 @@ def _init_command() -> tuple[str, ...] | None:
     return command
 
 
-def _init_shell(init: tuple[str, ...], info_fd: int | None) -> tuple[str, ...]:
+def _init_shell(init: tuple[str, ...], info_fd: int | None, tmp: tuple[str, ...] | None = None,
+                tmp_size: int | None = None) -> tuple[str, ...]:
     """`sh -c` that starts `init` in the background (the namespace's PID 1) and execs its arguments.
 
     The init gets no descriptor of the bot's (its stdin/stdout/stderr are /dev/null), so a bot whose pipes
     close is seen to close them. With `info_fd`, the init's PID is written to that descriptor of the
     runner's, opened by path: the shell cannot close a descriptor above 9, so passing it would leak it into
     the bot.
+
+    With `tmp` (in a mount namespace of its own), the bot gets an empty /tmp of its own: a tmpfs (at most
+    `tmp_size` bytes) mounted over the machine's, and each folder of `tmp` (the bot's folder and runtimes
+    that lie in /tmp) bound back at its own path, through a descriptor opened before the tmpfs hid it. Java
+    needs this: every JVM keeps `/tmp/hsperfdata_<user>/<pid>`, and every bot is PID 2 of its namespace.
     """
     script = " ".join(shlex.quote(part) for part in init) + " </dev/null >/dev/null 2>&1 &"
     if info_fd is not None:
         script += f" {{ echo $! >/proc/{os.getpid()}/fd/{info_fd}; }} 2>/dev/null;"
+    if tmp is not None:
+        kept = tmp[: len(_KEEP_FDS)]
+        size = f",size={tmp_size}" if tmp_size else ""
+        opened = " ".join(f"{fd}<{shlex.quote(path)}" for fd, path in zip(_KEEP_FDS, kept))
+        mounts = [f"mount -t tmpfs -o mode=1777{size} td-runner-tmp /tmp"]
+        mounts += [f"mount -c --bind -o X-mount.mkdir /proc/self/fd/{fd} {shlex.quote(path)}"
+                   for fd, path in zip(_KEEP_FDS, kept)]
+        script += (f" {'exec ' + opened + ';' if opened else ''} {' && '.join(mounts)} || "
+                   "{ echo 'td-runner: the bot could not be given its own /tmp' >&2; exit 125; };")
+        if opened:
+            script += " exec " + " ".join(f"{fd}<&-" for fd in _KEEP_FDS[: len(kept)]) + ";"
     script += ' exec "$@"'
     return (_sh_path(), "-c", script, "td-runner-init")
+
+
+#: The shell's descriptors that hold the folders bound back into a bot's own /tmp (a shell reaches 3-9).
+_KEEP_FDS = (3, 4, 5, 6, 7, 8, 9)
 
 
 @functools.cache
@@ -240,6 +283,8 @@ def bot_environment(mode: Isolation, marker: str, unset: Sequence[str] = ()) -> 
         env.setdefault("GOCACHE", "/tmp/go-build")  # `go run` must write its build cache somewhere
     else:
         env = dict(os.environ)
+        if mode is Isolation.PID_NAMESPACE and private_tmp():
+            env["TMPDIR"] = "/tmp"  # its own, empty (the runner's TMPDIR may be a folder the bot cannot see)
     for name in unset:
         env.pop(name, None)
     env[MARKER_ENV] = marker

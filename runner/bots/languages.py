@@ -36,7 +36,7 @@ class LaunchTemplate:
     unset_env: tuple[str, ...] = ()
 
 
-#: The official runner's table on Linux (spec 8.3), with three deliberate differences: python3 runs the
+#: The official runner's table on Linux (spec 8.3), with `c` added and three deliberate differences: python3 runs the
 #: interpreter running td-runner (the official `python` often does not exist or is Python 2), python2 runs
 #: `python2`, and arguments are real argv elements (no shell-style splitting, so spaces in names are safe).
 DEFAULT_LANGUAGES: Mapping[str, LaunchTemplate] = {
@@ -50,6 +50,7 @@ DEFAULT_LANGUAGES: Mapping[str, LaunchTemplate] = {
     "php": LaunchTemplate(("php", "{file}")),
     "golang": LaunchTemplate(("go", "run", "{dir}/{file}")),
     "rust": LaunchTemplate(("./{file}",)),
+    "c": LaunchTemplate(("./{file}",)),  # td-runner's own (the official table has c++ only): a compiled C bot
     "c++": LaunchTemplate(("./{file}",)),
     "lisp": LaunchTemplate(("./{file}",)),
     "haskell": LaunchTemplate(("./{file}",), with_cores=("+RTS", "-N{cores}", "-RTS")),

@@ -1,8 +1,11 @@
 """`td-runner build BOT_DIR...`: build bot folders the conventional way of their language (runner/bots/build.py).
 
 Every folder is checked before anything is built (a missing folder or an unreadable bot.json is exit 2). Each
-build prints one line: on stdout when it worked, on stderr with the last lines of its output when it did
-not. A built folder is then checked like `td-runner match` checks it, so "built" means "ready to play".
+build prints the command it runs, then one line: on stdout when it worked, on stderr with the last lines of
+its output when it did not. A build runs in a staging copy beside the folder, and only what it made is moved
+into the folder when it worked (runner/bots/staging.py). A built folder is then checked like `td-runner
+match` checks it, so "built" means "ready to play"; a file the bot's launch needs and no build made is named
+with what was looked for.
 """
 
 from __future__ import annotations
@@ -10,7 +13,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from runner.bots.build import BuildPlan, plan_build, run_build
+from runner.bots.recipes import PROJECT_FILES, BuildPlan, launch_file, plan_build, shown_command
+from runner.bots.staging import run_staged
 from runner.bots.definition import read_bot_json
 from runner.bots.isolation import check_isolation
 from runner.bots.limits import Limits
@@ -41,7 +45,7 @@ def run(args: argparse.Namespace, streams) -> int:
     failed = 0
     for folder, plan in plans:
         if plan is None:
-            ready = _refusal(folder)
+            ready = _missing_launch_file(folder, None) or _refusal(folder)
             if ready is None:
                 print(f"{folder}: nothing to build", file=streams.out)
             else:
@@ -49,7 +53,9 @@ def run(args: argparse.Namespace, streams) -> int:
                 failed += 1
             continue
         print(f"{folder}: building ({plan.recipe}: {plan.command})", file=streams.err, flush=True)
-        result = run_build(plan, sandbox=args.sandbox, network=args.network)
+        result = run_staged(plan, sandbox=args.sandbox, network=args.network)
+        if result.retried:
+            print(f"{folder}: again with the network ({shown_command(plan.retry, folder)})", file=streams.err)
         if args.verbose and result.output:
             print(result.output.rstrip("\n"), file=streams.err)
         if not result.ok:
@@ -60,24 +66,48 @@ def run(args: argparse.Namespace, streams) -> int:
                 for line in result.tail:
                     print(f"  | {line}", file=streams.err)
             continue
-        refusal = _refusal(folder)
+        refusal = _missing_launch_file(folder, plan) or _refusal(folder, plan)
         if refusal is not None:
             failed += 1
             print(f"{folder}: built, but td-runner match would refuse it: {refusal}", file=streams.err)
             continue
-        print(f"{folder}: built ({plan.recipe}, {result.seconds:.1f} s)", file=streams.out)
+        note = f"; {result.note}" if result.note else ""
+        print(f"{folder}: built ({plan.recipe}, {result.seconds:.1f} s{note})", file=streams.out)
     if failed:
         print(f"{failed} of {len(plans)} bot folder{'s' if len(plans) != 1 else ''} not ready", file=streams.err)
         return ExitCode.DIFFERENT
     return ExitCode.OK
 
 
-def _refusal(folder: Path) -> str | None:
-    """The first reason `td-runner match` would refuse the folder (the checks of `td-runner validate`)."""
+def _refusal(folder: Path, plan: BuildPlan | None = None) -> str | None:
+    """The first reason `td-runner match` would refuse the folder (the checks of `td-runner validate`), with
+    what the build did instead of match's advice to run the build that just ran."""
     report = validate_bot_folder(folder)
     if report.unreadable is not None:
         return report.unreadable
     if not report.problems:
         return None
     more = f" (and {len(report.problems) - 1} more: td-runner validate {folder})" if len(report.problems) > 1 else ""
-    return f"{report.path.name}: {report.problems[0]}{more}"
+    done = f" (`{plan.command}` did not make it)" if plan is not None else f" ({_NOTHING_BUILDS})"
+    return f"{report.path.name}: {report.problems[0]}{more}".replace(f" (build the bot first: td-runner build {folder})", done)
+
+
+#: A launch file with one of these suffixes is a build's output, not a source the writer forgot.
+BUILT_SUFFIXES = ("", ".jar", ".exe", ".dll")
+
+
+def _missing_launch_file(folder: Path, plan: BuildPlan | None) -> str | None:
+    """When the file the bot's launch starts is not there: what made (or would make) it, in one line."""
+    data = read_bot_json(folder)
+    relative = launch_file(data)
+    if relative is None or (folder / relative).is_file():
+        return None
+    if plan is None and Path(relative).suffix not in BUILT_SUFFIXES:
+        return None  # a source file missing: `validate`'s words
+    if plan is not None:
+        return f"`{plan.command}` worked but made no {relative} (the file bot.json's launch starts)"
+    return f"the file bot.json's launch starts, {relative}, does not exist, and {_NOTHING_BUILDS}"
+
+
+_NOTHING_BUILDS = (f"the folder has nothing that builds it (looked for {', '.join(PROJECT_FILES[:-1])} or "
+                   f"{PROJECT_FILES[-1]})")

@@ -6,6 +6,12 @@ edits never change a played match), a folder gone retires its player. Each new v
 `td-runner validate BOT_DIR --game GAME` checks it and built as `td-runner build` builds it, once; until it
 passes both, the player's previous version goes on playing (a broken resubmission does not cost a player its
 place), and a version that fails is kept with its reason and never scheduled.
+
+A version with a build is built before it is checked, and checked against what the build made (a Python bot
+with a requirements.txt gets its venv, then plays): the build runs in a staging copy of the snapshot and
+only a whole result is moved into it. What builds leave in a player's folder (`.venv`, `node_modules`:
+BYPRODUCTS) is no part of a version: neither hashed nor copied. No reason or build output a player sees
+names a path of the server.
 """
 
 from __future__ import annotations
@@ -23,14 +29,15 @@ from pathlib import Path
 
 import attrs
 
-from runner.bots.build import plan_build, run_build
-from runner.bots.definition import read_bot_json
+from runner.bots.recipes import plan_build
+from runner.bots.staging import clean_stages, run_staged
+from runner.bots.definition import VENV, read_bot_json
 from runner.errors import UserError
 from runner.league.ratings import Rating, successor
 from runner.league.store import (ACTIVE, BUILD_FAILED, BUILDING, INVALID, PENDING, REPLACED, RETIRED, add_event,
                                  transaction)
 from runner.league import seals
-from runner.league.upload import RECEIPTS, player_lock
+from runner.league.upload import RECEIPTS, player_lock, private
 from runner.tournament.entrants import content_hash, copy_bot, make_read_only
 from runner.validate import validate_bot_folder
 
@@ -60,8 +67,15 @@ def stored_upload(entry: Path) -> str | None:
     return None
 
 
+#: What a build makes in a bot folder that no version is made of: a player's `td-runner build` in the
+#: submissions folder must not make a new version (the league builds each version itself).
+BYPRODUCTS = (VENV, "node_modules")
+
+
 def scan(folder: Path, ignored: tuple[str, ...]) -> dict[str, Submission]:
-    """Every player folder of `folder` (hidden ones are uploads in progress: skipped)."""
+    """Every player folder of `folder` (hidden ones are uploads in progress or staged builds: skipped); its
+    hash leaves out `ignored` and the BYPRODUCTS of builds."""
+    ignored = (*ignored, *BYPRODUCTS)
     found: dict[str, Submission] = {}
     try:
         entries = sorted(folder.iterdir())
@@ -111,9 +125,11 @@ class Registrar:
         self.build_network = build_network  # sandboxed builds only; unsandboxed ones have the machine's
         self.game = game
         self.roles = roles
-        self.ignored = ignored
+        self.ignored = ignored  # what a snapshot's seal leaves out (the files the runner writes)
+        self.source_ignored = (*ignored, *BYPRODUCTS)  # what a player folder's hash leaves out
         self.log = log
-        self._builds: list[tuple[int, str, str | None, str]] = []  # (version, player, problem, output)
+        clean_stages(folder / BOTS)  # staged builds a killed league left
+        self._builds: list[tuple[int, str, str, str | None, str]] = []  # (version, player, status, reason, output)
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
         self.look_again = False  # a folder changed while it was read: the loop scans again soon
@@ -160,7 +176,7 @@ class Registrar:
         if stored_upload(found.folder) is not None:
             raw = found.hash
         else:
-            if content_hash(found.folder, self.ignored) != found.hash:
+            if content_hash(found.folder, self.source_ignored) != found.hash:
                 raise FolderMoved(name)
             raw = content_hash(found.folder)  # as `accept` wrote it: nothing left out
         owned = any(receipt.get("hash") == raw for receipt in self._receipts(name).values())
@@ -223,8 +239,8 @@ class Registrar:
         partial = self.folder / BOTS / f".{digest}.{secrets.token_hex(4)}.partial"
         partial.parent.mkdir(parents=True, exist_ok=True)
         try:
-            copy_bot(source, partial)
-            if content_hash(partial, self.ignored) != digest:
+            copy_bot(source, partial, leave_out=BYPRODUCTS)
+            if content_hash(partial, self.source_ignored) != digest:
                 raise FolderMoved(str(source))
             partial.rename(snapshot)
         except FileNotFoundError:
@@ -248,9 +264,11 @@ class Registrar:
         except OSError:  # another file system: two copies after all
             self._snapshot(source, digest)
             return
-        if content_hash(partial, self.ignored) != digest:
+        if content_hash(partial, self.source_ignored) != digest:
             os.rename(partial, source)
             raise FolderMoved(str(source))
+        for name in BYPRODUCTS:  # the league builds every version itself
+            shutil.rmtree(partial / name, ignore_errors=True)
         partial.rename(snapshot)
         os.symlink(os.path.abspath(snapshot), source)
 
@@ -315,7 +333,7 @@ class Registrar:
         source = self.submissions / name
         try:  # an upload stored once has no other copy to take again
             same = (stored_upload(source) is None and (source / "bot.json").is_file()
-                    and content_hash(source, self.ignored) == row["hash"])
+                    and content_hash(source, self.source_ignored) == row["hash"])
         except OSError:
             same = False
         if same:
@@ -353,42 +371,50 @@ class Registrar:
         return [NewVersion(row["id"], row["name"], self.folder / BOTS / row["hash"]) for row in rows]
 
     def check(self, new: NewVersion) -> None:
-        """Validate the snapshot now; build it on a helper thread when it needs a build."""
-        report = validate_bot_folder(new.snapshot, self.game)
-        if report.unreadable or report.problems:
-            reason = report.unreadable or "; ".join(str(problem) for problem in report.problems)
-            reason = reason.replace(str(new.snapshot) + "/", "").replace(str(new.snapshot), "the bot folder")
-            self._settle(new.version, new.player, INVALID, reason, None)
-            return
-        try:
-            plan = plan_build(new.snapshot, read_bot_json(new.snapshot))
-        except UserError as exc:
-            self._settle(new.version, new.player, INVALID, str(exc), None)
-            return
-        if plan is None:
-            self._settle(new.version, new.player, ACTIVE, None, None)
+        """Check a new version; one with a build is built first (on a helper thread, in a staging copy of its
+        snapshot: runner/bots/staging.py) and checked against what the build made, as it will be played. Before
+        the build only what no build can change is checked (bot.json itself, an interpreter on PATH)."""
+        reason = self._refusal(new.snapshot, before_build=True)  # bot.json itself, paths leading out, ...
+        plan = None
+        if reason is None:
+            try:
+                plan = plan_build(new.snapshot, read_bot_json(new.snapshot))
+            except UserError as exc:
+                reason = private(str(exc), new.snapshot)
+        if reason is None and plan is None:
+            reason = self._refusal(new.snapshot, before_build=False)
+        if reason is not None or plan is None:
+            self._settle(new.version, new.player, INVALID if reason else ACTIVE, reason, None)
             return
         self.connection.execute("UPDATE versions SET status = ? WHERE id = ?", (BUILDING, new.version))
 
         def build() -> None:
-            result = run_build(plan, timeout_s=self.build_timeout_s, sandbox=self.sandbox, network=self.build_network)
+            result = run_staged(plan, timeout_s=self.build_timeout_s, sandbox=self.sandbox, network=self.build_network)
+            problem = private(result.problem, new.snapshot) if result.problem else None
+            status = BUILD_FAILED if problem else ACTIVE
+            if problem is None:
+                problem = self._refusal(new.snapshot, before_build=False)
+                status = INVALID if problem else ACTIVE
             with self._lock:
-                self._builds.append((new.version, new.player, result.problem, result.output))
+                self._builds.append((new.version, new.player, status, problem, private(result.output, new.snapshot)))
 
         thread = threading.Thread(target=build, daemon=True, name=f"td-build-{new.version}")
         self._threads.append(thread)
         thread.start()
 
+    def _refusal(self, snapshot: Path, *, before_build: bool) -> str | None:
+        """Why `td-runner validate --game` refuses the snapshot (all of it, with no path of the server), or None."""
+        report = validate_bot_folder(snapshot, self.game, before_build=before_build)
+        if not (report.unreadable or report.problems):
+            return None
+        return private(report.unreadable or "; ".join(str(problem) for problem in report.problems), snapshot)
+
     def finished_builds(self) -> int:
         """Record the builds that ended since the last call; how many."""
         with self._lock:
             done, self._builds = self._builds, []
-        for version, player, problem, output in done:
-            kept = output[-BUILD_OUTPUT_CAP:]
-            if problem is None:
-                self._settle(version, player, ACTIVE, None, kept)
-            else:
-                self._settle(version, player, BUILD_FAILED, problem, kept)
+        for version, player, status, problem, output in done:
+            self._settle(version, player, status, problem, output[-BUILD_OUTPUT_CAP:])
         return len(done)
 
     def building(self) -> bool:

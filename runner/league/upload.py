@@ -3,8 +3,9 @@
 `accept` is what `POST /submit` does once the token named the player. The archive is unpacked (by a child
 process under memory and time limits, see `unpack`) into a hidden folder inside the submissions folder
 (hidden folders are not players; the same file system, so the final rename is atomic), its bot.json checked
-as `td-runner validate --game` checks it, and only then is it renamed to `submissions/<player>/` (the
-player's previous folder moved aside first and removed after). Uploads of one player are taken one at a
+as `td-runner validate --game` checks it (only what no build can change when the league will build it: a
+Python bot's packages, a Go binary or a jar are the build's to make), and only then is it renamed to
+`submissions/<player>/` (the player's previous folder moved aside first and removed after). Uploads of one player are taken one at a
 time (a lock file), so two at once cannot swap each other's folders away.
 
 Each upload taken leaves a receipt, `submissions/.uploads/<player>/<time>-<id>.json` (its content hash), which
@@ -20,9 +21,13 @@ import json
 import os
 import secrets
 import shutil
+import sys
 import time
 from pathlib import Path
 
+from runner.bots.definition import read_bot_json
+from runner.bots.recipes import plan_build
+from runner.errors import UserError
 from runner.league.unpack import Caps, UploadRefused, unpack
 from runner.tournament.entrants import content_hash
 from runner.validate import validate_bot_folder
@@ -38,10 +43,10 @@ def accept(data: bytes | Path, submissions: Path, player: str, game: str, caps: 
     try:
         scratch.mkdir()
         bot = unpack(data, scratch / "bot", caps)
-        report = validate_bot_folder(bot, game)
+        report = validate_bot_folder(bot, game, before_build=_has_build(bot))
         if report.unreadable or report.problems:
             reason = report.unreadable or "; ".join(str(problem) for problem in report.problems)
-            raise UploadRefused(_no_paths(reason, bot, submissions), 422)
+            raise UploadRefused(private(reason, bot, submissions), 422)
         digest = content_hash(bot)
         with player_lock(submissions, player):
             _swap(bot, submissions / player)
@@ -51,6 +56,14 @@ def accept(data: bytes | Path, submissions: Path, player: str, game: str, caps: 
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return upload_id
+
+
+def _has_build(bot: Path) -> bool:
+    """Whether the league will build the upload (then its files are checked once built, not now)."""
+    try:
+        return plan_build(bot, read_bot_json(bot)) is not None
+    except UserError:
+        return False  # the check below says what is wrong
 
 
 def _swap(bot: Path, final: Path) -> None:
@@ -95,8 +108,10 @@ class player_lock:
         self.handle.close()
 
 
-def _no_paths(reason: str, *folders: Path) -> str:
-    """A checker's words with the server's folders taken out (the player sees them)."""
+def private(text: str, *folders: Path) -> str:
+    """A checker's or a build's words with the server's paths taken out (the player sees them): the bot's
+    `folders` (paths inside them made relative), and td-runner's Python (as `python3`)."""
     for folder in folders:
-        reason = reason.replace(str(folder) + os.sep, "").replace(str(folder), "the bot folder")
-    return reason
+        for form in dict.fromkeys((str(folder), os.path.abspath(folder), os.path.realpath(folder))):
+            text = text.replace(form + os.sep, "").replace(form, "the bot folder")
+    return text.replace(sys.executable, "python3")

@@ -91,18 +91,16 @@ def load_entrants(
     A folder that does not exist or has no readable bot.json object is the user's typo: UserError. A bot.json
     that `td-runner match` would refuse (unknown language, missing bot file or interpreter) makes an entrant
     that cannot start: it stays in the tournament and loses its matches, so one broken submission does not
-    stop a class's tournament. Two folders with the same content are one bot entered twice: UserError.
+    stop a class's tournament. A folder refused so that has a build (runner/bots/recipes.py: a Python bot's
+    requirements.txt, a Makefile, ...) is built first as `td-runner build` builds it, and checked again.
+    Two folders with the same content are one bot entered twice: UserError.
     """
     ignored = tuple(ignored)
     drafts = []
     for folder in folders:
         path = Path(folder)
         data = read_bot_json(path)  # UserError: not a folder, no bot.json, not a JSON object
-        problem = None
-        try:
-            load_bot(path, {**(game_languages or {}), **(languages or {})})
-        except UserError as exc:
-            problem = str(exc)
+        problem = _refusal(path, {**(game_languages or {}), **(languages or {})})
         nick = data.get("nickName") if isinstance(data.get("nickName"), str) and data.get("nickName") else path.name
         author = data.get("author") if isinstance(data.get("author"), str) else ""
         drafts.append((str(folder), nick, author, content_hash(path, ignored), problem))
@@ -114,6 +112,32 @@ def load_entrants(
         seen[digest] = folder
     return [Entrant(name, folder, digest, author, problem)
             for (folder, _, author, digest, problem), name in zip(drafts, _unique_names(drafts))]
+
+
+def _refusal(path: Path, languages: Mapping[str, Sequence[str]]) -> str | None:
+    """Why `td-runner match` refuses the folder, after the build it needs (run only when it is refused)."""
+    from runner.bots.recipes import plan_build
+    from runner.bots.staging import run_staged
+
+    try:
+        load_bot(path, languages)
+        return None
+    except UserError as exc:
+        problem = str(exc)
+    try:
+        plan = plan_build(path, read_bot_json(path))
+    except UserError as exc:
+        return str(exc)
+    if plan is None:
+        return problem
+    result = run_staged(plan)
+    if not result.ok:
+        return f"{path}: build failed: {result.problem}"
+    try:
+        load_bot(path, languages)
+    except UserError as exc:
+        return str(exc)
+    return None
 
 
 def _unique_names(drafts: Sequence[tuple[str, str, str, str, str | None]]) -> list[str]:
@@ -142,9 +166,16 @@ def snapshot(entrant: Entrant, root: Path) -> Path:
     return target
 
 
-def copy_bot(source: Path, target: Path) -> None:
-    """A bot folder copied with its modes and symlinks (a bot's own .venv keeps working), caches left out."""
-    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*SKIPPED_DIRS))
+def copy_bot(source: Path, target: Path, leave_out: Iterable[str] = ()) -> None:
+    """A bot folder copied with its modes and symlinks (a bot's own .venv keeps working), caches and the
+    top-level names `leave_out` left out."""
+    top, leave_out = os.path.abspath(source), frozenset(leave_out)
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        skipped = {name for name in names if name in SKIPPED_DIRS}
+        return skipped | {name for name in names if name in leave_out} if os.path.abspath(directory) == top else skipped
+
+    shutil.copytree(source, target, symlinks=True, ignore=ignore)
 
 
 #: Who owns a snapshot's files when the runner is root: nobody. A sandboxed bot runs as uid 65534 inside its

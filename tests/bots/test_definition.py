@@ -77,7 +77,7 @@ def test_wrong_type(tmp_path: Path) -> None:
 def test_unknown_language_suggests_a_close_one(tmp_path: Path) -> None:
     folder = python_folder(tmp_path, botLanguage="pyhton3")
     message = error_of(folder)
-    assert message.startswith(f"{folder / 'bot.json'}: botLanguage 'pyhton3' is not one of c#core, c++, custom, ")
+    assert message.startswith(f"{folder / 'bot.json'}: botLanguage 'pyhton3' is not one of c, c#core, c++, custom, ")
     assert message.endswith(" (did you mean 'python3'?)")
 
 

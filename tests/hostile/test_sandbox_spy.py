@@ -28,6 +28,7 @@ from runner.bots import sandbox
 from runner.bots.build import _rust_toolchain
 from runner.bots.isolation import check_isolation
 from runner.bots.limits import Limits
+from runner.bots.staging import STAGE_MARK
 from runner.cli import main
 from runner.errors import UserError
 
@@ -136,7 +137,11 @@ def check_contained(report: dict, place: Place, before: dict[str, str], toolchai
 
 def is_on_the_way(path: str, place: Place, toolchain: tuple[str, ...]) -> bool:
     """Whether `path` is a folder the sandbox creates to reach what it binds (the spy's own folder, its
-    Python's installation, a build's toolchain): a mount point, or the bound folder itself."""
+    Python's installation, a build's toolchain): a mount point, or the bound folder itself. A build runs in
+    a staging copy of the spy's folder beside it (runner/bots/staging.py): that copy is its own folder."""
+    staged = f".{place.spy.name}{STAGE_MARK}"
+    if os.path.dirname(path) == str(place.spy.parent) and os.path.basename(path).startswith(staged):
+        return True
     bound = [str(place.spy), *sandbox.runtime_dirs([sys.executable]), *toolchain]
     return any(inner == path or inner.startswith(path + os.sep) for inner in bound)
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,9 +43,19 @@ def snapshot_of(league: Path, player: str) -> Path:
     return league / "bots" / digest
 
 
-def test_a_seat_links_the_snapshot_read_only(tmp_path: Path) -> None:
+@pytest.fixture
+def outside_tmp() -> Iterator[Path]:
+    """A folder outside /tmp, where an unsandboxed bot may report to (each bot has its own /tmp)."""
+    folder = Path(tempfile.mkdtemp(prefix="td-seat-spy-", dir="/var/tmp"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_seat_links_the_snapshot_read_only(tmp_path: Path, outside_tmp: Path) -> None:
     subs = td_submissions(tmp_path, 2)
-    spy = tmp_path / "spy.jsonl"
+    spy = outside_tmp / "spy.jsonl"
     write_bot(subs / "spy", "Spy", SPY.format(spy=str(spy)))
     league = tmp_path / "league"
     code, out, err = run_cli("league", "run", league, "--submissions", subs, "--max-matches", "3", "--max-rounds", "3")
