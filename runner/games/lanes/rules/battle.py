@@ -2,13 +2,21 @@
 
 The objects here are mutable and live only inside one turn; `rules/turn.py` builds them from the
 immutable state and reads the towers back. Each lane is simulated on its own (spec 4.3: the lanes do
-not affect each other within a turn); the tally of each timestep says what crosses to the players.
+not affect each other within a turn); the lane keeps the turn's running totals of what crosses to the
+players (scores, kills, towers lost and their price), and `turn.py` reads them after each timestep.
 
-Speed (benchmarks/lanes.py): a cell is a flat index `row * width + col`, so ascending indexes inside a
-unit's square are exactly the spec 5 scan order (rows nearer the goal first, then left to right). Two
-bit masks over those indexes, the cells holding soldiers and the cells holding a tower with HP > 0, let
-a unit find its first candidate cell with one AND and the lowest set bit instead of visiting up to 25
-cells; the candidates inside that cell are then checked exactly as the spec says.
+Speed (benchmarks/lanes.py --reference): a turn is about a soldier's action repeated 100 times a turn
+per soldier, so that path is written for CPython: one function (`act_soldiers`) with the move inlined,
+the lane's fields read into local variables once per timestep, each soldier carrying its own speed,
+damage and fire stance (copied from the unit table when it is deployed), and no object made per
+timestep. The geometry is precomputed once per board size (`Geometry`): a cell is a flat index
+`row * width + col`, so ascending indexes inside a unit's square are exactly the spec 5 scan order (rows
+nearer the goal first, then left to right), and the goal row is the cells below `width`. Two bit masks
+over those indexes, the cells holding soldiers and the cells holding a tower with HP > 0, let a unit
+find its first candidate cell with one AND and the lowest set bit instead of visiting up to 25 cells;
+the candidates inside that cell are then checked exactly as the spec says. Soldiers that leave (score
+or die) are noted as it happens, so the cleanup touches only them, and a timestep where none leaves,
+none is stunned and no tower falls costs the cleanup one test.
 
 A lane may carry an observer (the HTML replay's recorder; the rules never need one): it sees the lane as
 set up (timestep 0) and after each timestep's actions, just before the cleanup, when dying soldiers and
@@ -19,7 +27,6 @@ with soldiers on the lane.
 from __future__ import annotations
 
 import functools
-from collections import defaultdict
 from collections.abc import Callable, Iterable
 
 import attrs
@@ -31,7 +38,12 @@ from runner.games.lanes.rules.state import Entry, Tower
 
 @attrs.define(eq=False, slots=True)
 class Soldier:
-    """A deployed soldier; equality is identity, so arrival lists can remove exactly this one."""
+    """A deployed soldier; equality is identity, so arrival lists can remove exactly this one.
+
+    `speed`, `damage` and `areas` are the unit table's numbers for its type, copied at deployment so the
+    action loop reads one attribute instead of a table lookup: `areas[cell]` is the mask of the cells in
+    fire range from `cell`, None for a soldier in advance stance (spec 5.2: it never shoots).
+    """
 
     type: str
     col: int
@@ -41,6 +53,9 @@ class Soldier:
     stunned: bool = False
     scored: bool = False
     cell: int = 0  # row * width + col
+    speed: int = 1
+    damage: int = 0
+    areas: tuple[int, ...] | None = None
 
 
 @attrs.define(eq=False, slots=True)
@@ -85,19 +100,37 @@ def area_mask(width: int, rows: int, col: int, row: int, reach: int) -> int:
     return mask
 
 
+@functools.cache
+def areas_by_cell(width: int, rows: int, reach: int) -> tuple[int, ...]:
+    """`area_mask` of every cell of the board, by flat index: a soldier's fire range is one index away."""
+    return tuple(area_mask(width, rows, cell % width, cell // width, reach) for cell in range(width * rows))
+
+
+@functools.cache
+def cell_bits(cells: int) -> tuple[int, ...]:
+    """`1 << cell` for every cell, made once: the masks are wider than a machine word, so each shift
+    would build a new integer."""
+    return tuple(1 << cell for cell in range(cells))
+
+
 def lowest_cell(mask: int) -> int:
     """The smallest flat index in a non-empty mask: the first cell in scan order."""
     return (mask & -mask).bit_length() - 1
 
 
 class Lane:
-    """The defender's towers and the attacker's soldiers on one lane for one turn."""
+    """The defender's towers and the attacker's soldiers on one lane for one turn.
+
+    `scored`, `killed`, `towers_lost` and `towers_value` are the turn's totals so far (a `Tally` summed
+    over the timesteps played); `tower_hp` is the towers' total HP now (spec 11 steps).
+    """
 
     def __init__(self, config: LanesConfig, towers: Iterable[Tower], schedule: Iterable[Entry],
                  observer: LaneObserver | None = None) -> None:
         self.config = config
         width, rows = config.width, config.rows
         self.width = width
+        self.bits = cell_bits(width * rows)
         self.towers: list[LiveTower] = []  # build order
         self.grid: list[LiveTower | None] = [None] * (width * rows)  # blocking towers, HP <= 0 included
         self.live_towers = 0  # mask of cells whose tower has HP > 0 (what towers may be shot at)
@@ -115,23 +148,44 @@ class Lane:
         self.soldiers: list[Soldier] = []  # spec 4.3.1: the soldier order
         self.cells: list[list[Soldier]] = [[] for _ in range(width * rows)]  # arrival lists
         self.occupied = 0  # mask of cells whose arrival list is not empty
-        self.schedule: defaultdict[int, list[Entry]] = defaultdict(list)
+        self.leaving: list[Soldier] = []  # scored or at HP <= 0 this timestep: what cleanup removes
+        self.stunned: list[Soldier] = []  # stunned this timestep: what cleanup wakes
+        self.scored = self.killed = self.towers_lost = self.towers_value = 0
+        self.schedule: dict[int, list[Soldier]] = {}
+        units = config.units
+        deploy_row = config.deploy_row
         for entry in schedule:
-            self.schedule[entry.timestep].append(entry)
+            stats = units[entry.soldier]
+            areas = areas_by_cell(width, rows, stats.range) if entry.stance is Stance.FIRE else None
+            self.schedule.setdefault(entry.timestep, []).append(
+                Soldier(entry.soldier, entry.col, deploy_row, stats.hp, entry.stance,
+                        cell=deploy_row * width + entry.col, speed=stats.speed, damage=stats.damage, areas=areas)
+            )
         self.observer = observer
         if observer is not None:
             observer(0, self)
 
     def step(self, timestep: int) -> Tally:
-        """Run the four phases of spec 4.3 once."""
-        deploy(self, timestep)
-        if not self.soldiers:
-            return Tally()  # nothing to shoot at and nobody to act: cleanup would find nothing either
-        fire_towers(self)
+        """Run the four phases of spec 4.3 once and say what the cleanup did."""
+        before = (self.scored, self.killed, self.towers_lost, self.towers_value)
+        self.play(timestep)
+        return Tally(self.scored - before[0], self.killed - before[1], self.towers_lost - before[2],
+                     self.towers_value - before[3])
+
+    def play(self, timestep: int) -> None:
+        """Run the four phases of spec 4.3 once, adding to the turn's totals."""
+        arriving = self.schedule.get(timestep)
+        if arriving is not None:
+            deploy(self, arriving)
+        elif not self.soldiers:
+            return  # nothing to shoot at and nobody to act: cleanup would find nothing either
+        if self.towers:
+            fire_towers(self)
         act_soldiers(self)
         if self.observer is not None:
             self.observer(timestep, self)
-        return clean_up(self)
+        if self.leaving or self.stunned or self.dying_towers:
+            clean_up(self)
 
     def is_inside(self, col: int, row: int) -> bool:
         return 0 <= col < self.config.width and 0 <= row < self.config.rows
@@ -152,19 +206,20 @@ class Lane:
             self.dying_towers += 1
 
 
-def deploy(lane: Lane, timestep: int) -> None:
-    """spec 4.3.1: this timestep's entries, in schedule order, at (col, deploy row), full HP, not stunned."""
-    entries = lane.schedule.get(timestep)
-    if not entries:
-        return
-    row = lane.config.deploy_row
-    units = lane.config.units
-    for entry in entries:
-        cell = row * lane.width + entry.col
-        soldier = Soldier(entry.soldier, entry.col, row, units[entry.soldier].hp, entry.stance, cell=cell)
-        lane.soldiers.append(soldier)
-        lane.cells[cell].append(soldier)
-        lane.occupied |= 1 << cell
+def deploy(lane: Lane, arriving: list[Soldier]) -> None:
+    """spec 4.3.1: this timestep's entries, in schedule order, at (col, deploy row), full HP, not stunned.
+
+    The soldiers were made with the lane (one list per timestep); each enters once, as the timesteps
+    never repeat within a turn.
+    """
+    cells, bits = lane.cells, lane.bits
+    occupied = lane.occupied
+    for soldier in arriving:
+        cell = soldier.cell
+        cells[cell].append(soldier)
+        occupied |= bits[cell]
+    lane.occupied = occupied
+    lane.soldiers += arriving
 
 
 def fire_towers(lane: Lane) -> None:
@@ -193,18 +248,27 @@ def find_target(lane: Lane, tower: LiveTower, skip_stunned: bool) -> Soldier | N
     return None
 
 
+def wound(lane: Lane, soldier: Soldier, damage: int) -> None:
+    """A tower's hit on one soldier; the hit that takes it to HP <= 0 marks it for cleanup (spec 4.3.4a)."""
+    was = soldier.hp
+    soldier.hp = was - damage
+    if was > 0 >= was - damage:
+        lane.leaving.append(soldier)
+
+
 def hit_one(lane: Lane, target: Soldier, damage: int) -> None:
-    target.hp -= damage  # spec 5.1 missile
+    wound(lane, target, damage)  # spec 5.1 missile
 
 
 def hit_cell(lane: Lane, target: Soldier, damage: int) -> None:
     for soldier in lane.cells[target.cell]:  # spec 5.1 rocket: one action, the whole cell
-        soldier.hp -= damage
+        wound(lane, soldier, damage)
 
 
 def stun(lane: Lane, target: Soldier, damage: int) -> None:
-    target.hp -= damage  # spec 5.1 frost / D10: stunned for the rest of this timestep
+    wound(lane, target, damage)  # spec 5.1 frost / D10: stunned for the rest of this timestep
     target.stunned = True
+    lane.stunned.append(target)
 
 
 #: spec 5.1: what each attacking tower type does to its target (types absent here never attack).
@@ -216,74 +280,93 @@ TOWER_ATTACKS: dict[str, Callable[[Lane, Soldier, int], None]] = {
 
 
 def act_soldiers(lane: Lane) -> None:
-    """spec 4.3.3 / 5.3: each soldier in soldier order scores, shoots, moves or hits the tower ahead."""
-    config = lane.config
-    goal, width, rows, units = config.goal_row, lane.width, config.rows, config.units
-    grid = lane.grid
+    """spec 4.3.3 / 5.3: each soldier in soldier order scores, shoots, moves or hits the tower ahead.
+
+    The hot loop of the game: the move (spec 5.3.5: leave the old cell's arrival list, join the end of
+    the new one, keep the occupied mask) is written out here rather than called, and everything the loop
+    reads more than once is a local variable.
+    """
+    width = lane.width
+    grid, cells, bits, leaving = lane.grid, lane.cells, lane.bits, lane.leaving
+    occupied = lane.occupied
     for soldier in lane.soldiers:
         if soldier.hp <= 0 or soldier.stunned or soldier.scored:
             continue
-        row = soldier.row
-        if row == goal:  # spec 5.3.1 / D14: scoring is an action on the goal row
+        cell = soldier.cell
+        if cell < width:  # spec 5.3.1 / D14: scoring is an action on the goal row (row 0)
             soldier.scored = True
+            leaving.append(soldier)
             continue
-        stats = units[soldier.type]
-        if soldier.stance is Stance.FIRE:  # spec 5.2: fire attacks the first tower in range with HP > 0
-            in_range = lane.live_towers & area_mask(width, rows, soldier.col, row, stats.range)
+        areas = soldier.areas
+        if areas is not None:  # spec 5.2: fire attacks the first tower in range with HP > 0
+            in_range = lane.live_towers & areas[cell]
             if in_range:
-                lane.hit_tower(grid[lowest_cell(in_range)], stats.damage)  # type: ignore[arg-type]
+                lane.hit_tower(grid[lowest_cell(in_range)], soldier.damage)  # type: ignore[arg-type]
                 continue
         # spec 5.3.3-4: the horse (speed 2) jumps to row-2 when it has no tower; else a step, else hit
-        # the tower ahead. "No tower" counts towers at HP <= 0 that cleanup has not removed yet.
-        cell = soldier.cell
-        for distance in range(stats.speed, 0, -1):
-            if row - distance >= goal and grid[cell - distance * width] is None:
-                move(lane, soldier, row - distance)
-                break
+        # the tower ahead. "No tower" counts towers at HP <= 0 that cleanup has not removed yet. A target
+        # cell `to` is on the board exactly when to >= 0 (the goal row is row 0).
+        speed = soldier.speed
+        to = cell - width
+        if speed == 1:
+            if grid[to] is not None:
+                blocker = grid[to]
+                if blocker.hp > 0:
+                    lane.hit_tower(blocker, soldier.damage)
+                continue
         else:
-            blocker = grid[cell - width]
-            if blocker is not None and blocker.hp > 0:
-                lane.hit_tower(blocker, stats.damage)
+            for distance in range(speed, 0, -1):
+                to = cell - distance * width
+                if to >= 0 and grid[to] is None:
+                    break
+            else:
+                blocker = grid[cell - width]
+                if blocker is not None and blocker.hp > 0:
+                    lane.hit_tower(blocker, soldier.damage)
+                continue
+        here = cells[cell]
+        here.remove(soldier)
+        if not here:
+            occupied ^= bits[cell]
+        there = cells[to]
+        if not there:
+            occupied |= bits[to]
+        there.append(soldier)
+        soldier.cell = to
+        soldier.row = to // width
+    lane.occupied = occupied
 
 
-def move(lane: Lane, soldier: Soldier, row: int) -> None:
-    """spec 5.3.5: leave the old cell's arrival list, join the end of the new one."""
-    old = lane.cells[soldier.cell]
-    old.remove(soldier)
-    if not old:
-        lane.occupied &= ~(1 << soldier.cell)
-    soldier.row = row
-    soldier.cell = cell = row * lane.width + soldier.col
-    lane.cells[cell].append(soldier)
-    lane.occupied |= 1 << cell
+def clean_up(lane: Lane) -> None:
+    """spec 4.3.4: scorers and dead soldiers leave, stuns clear, dead towers leave (build order).
 
-
-def clean_up(lane: Lane) -> Tally:
-    """spec 4.3.4: scorers and dead soldiers leave (soldier order), stuns clear, dead towers leave (build order)."""
-    tally = Tally()
-    survivors = []
-    for soldier in lane.soldiers:
-        if soldier.scored:
-            tally.scored += 1
-        elif soldier.hp <= 0:
-            tally.killed += 1
-        else:
+    Only the soldiers noted as leaving are visited; the order they are removed in changes nothing (each
+    removal keeps the order of the rest), and the counts are all the players see.
+    """
+    if lane.leaving:
+        soldiers, cells, bits = lane.soldiers, lane.cells, lane.bits
+        for soldier in lane.leaving:
+            if soldier.scored:
+                lane.scored += 1
+            else:
+                lane.killed += 1
+            soldiers.remove(soldier)
+            here = cells[soldier.cell]
+            here.remove(soldier)
+            if not here:
+                lane.occupied ^= bits[soldier.cell]
+        lane.leaving.clear()
+    if lane.stunned:
+        for soldier in lane.stunned:
             soldier.stunned = False
-            survivors.append(soldier)
-            continue
-        cell = lane.cells[soldier.cell]
-        cell.remove(soldier)
-        if not cell:
-            lane.occupied &= ~(1 << soldier.cell)
-    lane.soldiers = survivors
+        lane.stunned.clear()
     if lane.dying_towers:
         units = lane.config.units
         for tower in lane.towers:
             if tower.hp <= 0:
-                tally.towers_lost += 1
-                tally.towers_value += units[tower.type].cost
+                lane.towers_lost += 1
+                lane.towers_value += units[tower.type].cost
                 lane.grid[tower.cell] = None
                 lane.tower_hp -= tower.hp
         lane.towers = [t for t in lane.towers if t.hp > 0]
         lane.dying_towers = 0
-    return tally
