@@ -14,9 +14,12 @@ timestep. The geometry is precomputed once per board size (`Geometry`): a cell i
 nearer the goal first, then left to right), and the goal row is the cells below `width`. Two bit masks
 over those indexes, the cells holding soldiers and the cells holding a tower with HP > 0, let a unit
 find its first candidate cell with one AND and the lowest set bit instead of visiting up to 25 cells;
-the candidates inside that cell are then checked exactly as the spec says. Soldiers that leave (score
-or die) are noted as it happens, so the cleanup touches only them, and a timestep where none leaves,
-none is stunned and no tower falls costs the cleanup one test.
+the candidates inside that cell are then checked exactly as the spec says. The arrival lists and the
+occupied mask are read only by towers that attack (their targets, the rocket's cell), so a lane keeps
+them only while it has such a tower with HP > 0 (`Lane.tracking`): no tower is built during a turn, so
+once the last one falls, or on a lane that never had one, nothing can read them again. Soldiers that
+leave (score or die) are noted as it happens, so the cleanup touches only them, and a timestep where
+none leaves, none is stunned and no tower falls costs the cleanup one test.
 
 A lane may carry an observer (the HTML replay's recorder; the rules never need one): it sees the lane as
 set up (timestep 0) and after each timestep's actions, just before the cleanup, when dying soldiers and
@@ -145,6 +148,7 @@ class Lane:
                 self.live_towers |= 1 << cell
             self.tower_hp += tower.hp
         self.dying_towers = sum(t.hp <= 0 for t in self.towers)  # towers at HP <= 0 that cleanup removes
+        self.tracking = has_attackers(self.towers)  # keep `cells` and `occupied` (see the module's docstring)
         self.soldiers: list[Soldier] = []  # spec 4.3.1: the soldier order
         self.cells: list[list[Soldier]] = [[] for _ in range(width * rows)]  # arrival lists
         self.occupied = 0  # mask of cells whose arrival list is not empty
@@ -152,15 +156,24 @@ class Lane:
         self.stunned: list[Soldier] = []  # stunned this timestep: what cleanup wakes
         self.scored = self.killed = self.towers_lost = self.towers_value = 0
         self.schedule: dict[int, list[Soldier]] = {}
-        units = config.units
         deploy_row = config.deploy_row
+        first = deploy_row * width  # the deploy row's first cell
+        made: dict[tuple[str, Stance], tuple[int, int, int, tuple[int, ...] | None]] = {}
         for entry in schedule:
-            stats = units[entry.soldier]
-            areas = areas_by_cell(width, rows, stats.range) if entry.stance is Stance.FIRE else None
-            self.schedule.setdefault(entry.timestep, []).append(
-                Soldier(entry.soldier, entry.col, deploy_row, stats.hp, entry.stance,
-                        cell=deploy_row * width + entry.col, speed=stats.speed, damage=stats.damage, areas=areas)
-            )
+            kind, stance = entry.soldier, entry.stance
+            numbers = made.get((kind, stance))
+            if numbers is None:  # (hp, speed, damage, fire areas) of this type and stance, looked up once
+                stats = config.units[kind]
+                areas = areas_by_cell(width, rows, stats.range) if stance is Stance.FIRE else None
+                numbers = made[kind, stance] = (stats.hp, stats.speed, stats.damage, areas)
+            hp, speed, damage, areas = numbers
+            soldier = Soldier(kind, entry.col, deploy_row, hp, stance, False, False, first + entry.col, speed, damage,
+                              areas)  # positional: keywords cost twice as much here
+            arriving = self.schedule.get(entry.timestep)
+            if arriving is None:
+                self.schedule[entry.timestep] = [soldier]
+            else:
+                arriving.append(soldier)
         self.observer = observer
         if observer is not None:
             observer(0, self)
@@ -179,7 +192,7 @@ class Lane:
             deploy(self, arriving)
         elif not self.soldiers:
             return  # nothing to shoot at and nobody to act: cleanup would find nothing either
-        if self.towers:
+        if self.tracking:
             fire_towers(self)
         act_soldiers(self)
         if self.observer is not None:
@@ -206,19 +219,25 @@ class Lane:
             self.dying_towers += 1
 
 
+def has_attackers(towers: Iterable[LiveTower]) -> bool:
+    """Whether a tower can still attack this turn: one of an attacking type with HP > 0 (D7)."""
+    return any(tower.hp > 0 and tower.type in TOWER_ATTACKS for tower in towers)
+
+
 def deploy(lane: Lane, arriving: list[Soldier]) -> None:
     """spec 4.3.1: this timestep's entries, in schedule order, at (col, deploy row), full HP, not stunned.
 
     The soldiers were made with the lane (one list per timestep); each enters once, as the timesteps
     never repeat within a turn.
     """
-    cells, bits = lane.cells, lane.bits
-    occupied = lane.occupied
-    for soldier in arriving:
-        cell = soldier.cell
-        cells[cell].append(soldier)
-        occupied |= bits[cell]
-    lane.occupied = occupied
+    if lane.tracking:
+        cells, bits = lane.cells, lane.bits
+        occupied = lane.occupied
+        for soldier in arriving:
+            cell = soldier.cell
+            cells[cell].append(soldier)
+            occupied |= bits[cell]
+        lane.occupied = occupied
     lane.soldiers += arriving
 
 
@@ -283,14 +302,17 @@ def act_soldiers(lane: Lane) -> None:
     """spec 4.3.3 / 5.3: each soldier in soldier order scores, shoots, moves or hits the tower ahead.
 
     The hot loop of the game: the move (spec 5.3.5: leave the old cell's arrival list, join the end of
-    the new one, keep the occupied mask) is written out here rather than called, and everything the loop
-    reads more than once is a local variable.
+    the new one, keep the occupied mask) is written out here rather than called, everything the loop
+    reads more than once is a local variable, and the common case (one step ahead into a free cell) is
+    tested first.
     """
     width = lane.width
     grid, cells, bits, leaving = lane.grid, lane.cells, lane.bits, lane.leaving
-    occupied = lane.occupied
+    occupied, tracking = lane.occupied, lane.tracking
     for soldier in lane.soldiers:
-        if soldier.hp <= 0 or soldier.stunned or soldier.scored:
+        # spec 5.3: a soldier at HP <= 0, stunned or scored does nothing; none has scored yet at this
+        # point of a timestep (the cleanup removes every scorer the timestep it scores)
+        if soldier.hp <= 0 or soldier.stunned:
             continue
         cell = soldier.cell
         if cell < width:  # spec 5.3.1 / D14: scoring is an action on the goal row (row 0)
@@ -298,7 +320,7 @@ def act_soldiers(lane: Lane) -> None:
             leaving.append(soldier)
             continue
         areas = soldier.areas
-        if areas is not None:  # spec 5.2: fire attacks the first tower in range with HP > 0
+        if areas is not None and lane.live_towers:  # spec 5.2: fire attacks the first tower in range with HP > 0
             in_range = lane.live_towers & areas[cell]
             if in_range:
                 lane.hit_tower(grid[lowest_cell(in_range)], soldier.damage)  # type: ignore[arg-type]
@@ -306,16 +328,15 @@ def act_soldiers(lane: Lane) -> None:
         # spec 5.3.3-4: the horse (speed 2) jumps to row-2 when it has no tower; else a step, else hit
         # the tower ahead. "No tower" counts towers at HP <= 0 that cleanup has not removed yet. A target
         # cell `to` is on the board exactly when to >= 0 (the goal row is row 0).
-        speed = soldier.speed
         to = cell - width
-        if speed == 1:
-            if grid[to] is not None:
-                blocker = grid[to]
+        if soldier.speed == 1:
+            blocker = grid[to]
+            if blocker is not None:
                 if blocker.hp > 0:
                     lane.hit_tower(blocker, soldier.damage)
                 continue
         else:
-            for distance in range(speed, 0, -1):
+            for distance in range(soldier.speed, 0, -1):
                 to = cell - distance * width
                 if to >= 0 and grid[to] is None:
                     break
@@ -324,16 +345,17 @@ def act_soldiers(lane: Lane) -> None:
                 if blocker is not None and blocker.hp > 0:
                     lane.hit_tower(blocker, soldier.damage)
                 continue
-        here = cells[cell]
-        here.remove(soldier)
-        if not here:
-            occupied ^= bits[cell]
-        there = cells[to]
-        if not there:
-            occupied |= bits[to]
-        there.append(soldier)
         soldier.cell = to
         soldier.row = to // width
+        if tracking:
+            here = cells[cell]
+            here.remove(soldier)
+            if not here:
+                occupied ^= bits[cell]
+            there = cells[to]
+            if not there:
+                occupied |= bits[to]
+            there.append(soldier)
     lane.occupied = occupied
 
 
@@ -351,10 +373,11 @@ def clean_up(lane: Lane) -> None:
             else:
                 lane.killed += 1
             soldiers.remove(soldier)
-            here = cells[soldier.cell]
-            here.remove(soldier)
-            if not here:
-                lane.occupied ^= bits[soldier.cell]
+            if lane.tracking:
+                here = cells[soldier.cell]
+                here.remove(soldier)
+                if not here:
+                    lane.occupied ^= bits[soldier.cell]
         lane.leaving.clear()
     if lane.stunned:
         for soldier in lane.stunned:
@@ -370,3 +393,4 @@ def clean_up(lane: Lane) -> None:
                 lane.tower_hp -= tower.hp
         lane.towers = [t for t in lane.towers if t.hp > 0]
         lane.dying_towers = 0
+        lane.tracking = lane.tracking and has_attackers(lane.towers)
