@@ -45,20 +45,25 @@ class Soldier:
 
     `speed`, `damage` and `areas` are the unit table's numbers for its type, copied at deployment so the
     action loop reads one attribute instead of a table lookup: `areas[cell]` is the mask of the cells in
-    fire range from `cell`, None for a soldier in advance stance (spec 5.2: it never shoots).
+    fire range from `cell`, None for a soldier in advance stance (spec 5.2: it never shoots). Its place
+    is `cell` alone (a move writes one attribute); `row` is worked out from it for whoever asks.
     """
 
     type: str
     col: int
-    row: int
     hp: int
     stance: Stance
-    stunned: bool = False
-    scored: bool = False
-    cell: int = 0  # row * width + col
-    speed: int = 1
-    damage: int = 0
-    areas: tuple[int, ...] | None = None
+    stunned: bool
+    scored: bool
+    cell: int  # row * width + col
+    speed: int
+    damage: int
+    areas: tuple[int, ...] | None
+    width: int  # the board's
+
+    @property
+    def row(self) -> int:
+        return self.cell // self.width
 
 
 @attrs.define(eq=False, slots=True)
@@ -167,8 +172,8 @@ class Lane:
                 areas = areas_by_cell(width, rows, stats.range) if stance is Stance.FIRE else None
                 numbers = made[kind, stance] = (stats.hp, stats.speed, stats.damage, areas)
             hp, speed, damage, areas = numbers
-            soldier = Soldier(kind, entry.col, deploy_row, hp, stance, False, False, first + entry.col, speed, damage,
-                              areas)  # positional: keywords cost twice as much here
+            soldier = Soldier(kind, entry.col, hp, stance, False, False, first + entry.col, speed, damage, areas,
+                              width)  # positional: keywords cost twice as much here
             arriving = self.schedule.get(entry.timestep)
             if arriving is None:
                 self.schedule[entry.timestep] = [soldier]
@@ -309,19 +314,20 @@ def act_soldiers(lane: Lane) -> None:
     width = lane.width
     grid, cells, bits, leaving = lane.grid, lane.cells, lane.bits, lane.leaving
     occupied, tracking = lane.occupied, lane.tracking
+    # spec 5.3: a soldier at HP <= 0, stunned or scored does nothing. Only this timestep's towers can
+    # have killed or stunned one (the cleanup removes the dead and wakes the stunned each timestep), and
+    # they noted each; none has scored yet (the cleanup removes every scorer the timestep it scores).
+    some_idle = bool(leaving or lane.stunned)
     for soldier in lane.soldiers:
-        # spec 5.3: a soldier at HP <= 0, stunned or scored does nothing; none has scored yet at this
-        # point of a timestep (the cleanup removes every scorer the timestep it scores)
-        if soldier.hp <= 0 or soldier.stunned:
+        if some_idle and (soldier.hp <= 0 or soldier.stunned):
             continue
         cell = soldier.cell
         if cell < width:  # spec 5.3.1 / D14: scoring is an action on the goal row (row 0)
             soldier.scored = True
             leaving.append(soldier)
             continue
-        areas = soldier.areas
-        if areas is not None and lane.live_towers:  # spec 5.2: fire attacks the first tower in range with HP > 0
-            in_range = lane.live_towers & areas[cell]
+        if soldier.areas is not None and lane.live_towers:  # spec 5.2: fire attacks the first tower in range
+            in_range = lane.live_towers & soldier.areas[cell]  # with HP > 0
             if in_range:
                 lane.hit_tower(grid[lowest_cell(in_range)], soldier.damage)  # type: ignore[arg-type]
                 continue
@@ -346,7 +352,6 @@ def act_soldiers(lane: Lane) -> None:
                     lane.hit_tower(blocker, soldier.damage)
                 continue
         soldier.cell = to
-        soldier.row = to // width
         if tracking:
             here = cells[cell]
             here.remove(soldier)
