@@ -155,7 +155,8 @@ class Lane:
         self.dying_towers = sum(t.hp <= 0 for t in self.towers)  # towers at HP <= 0 that cleanup removes
         self.tracking = has_attackers(self.towers)  # keep `cells` and `occupied` (see the module's docstring)
         self.soldiers: list[Soldier] = []  # spec 4.3.1: the soldier order
-        self.cells: list[list[Soldier]] = [[] for _ in range(width * rows)]  # arrival lists
+        # arrival lists, made only for a lane that will keep them
+        self.cells: list[list[Soldier]] = [[] for _ in range(width * rows)] if self.tracking else []
         self.occupied = 0  # mask of cells whose arrival list is not empty
         self.leaving: list[Soldier] = []  # scored or at HP <= 0 this timestep: what cleanup removes
         self.stunned: list[Soldier] = []  # stunned this timestep: what cleanup wakes
