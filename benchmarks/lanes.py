@@ -204,7 +204,7 @@ def reference_binary(path: Path, data: Path) -> Path:
     """The headless framework binary: PATH itself, or built from the sources at PATH (patched if needed)."""
     if path.is_file():
         if not os.access(path, os.X_OK):
-            raise ReferenceMissing(f"--reference {path}: not an executable (give the td_headless binary or its sources)")
+            raise ReferenceMissing(f"--reference {path}: not an executable (give td_headless or the sources)")
         return path
     if not path.is_dir():
         raise ReferenceMissing(f"--reference {path}: no such file or folder (the framework's sources or td_headless)")
@@ -285,9 +285,12 @@ def reference_orders(config, records: list[dict]) -> tuple[list[tuple[Orders, Or
         for lane in (0, 1):
             steps[lane] += sum(step[lane] for step in result.steps)
     cpp_steps = [sum(record["soldier_steps"][lane] for record in records) for lane in (0, 1)]
+    final = [player.hp for player in state.players]
     notes = [
-        f"same HP as the C++ after {hp_same}/{len(records)} turns, same tower count after {towers_same}",
-        f"soldier-timesteps on lanes 1 / 2: td-runner {steps[0]:,} / {steps[1]:,}, C++ {cpp_steps[0]:,} / {cpp_steps[1]:,}",
+        f"same HP as the C++ after {hp_same}/{len(records)} turns (last: td-runner {final}, C++ {records[-1]['hp']}), "
+        f"same tower count after {towers_same}",
+        f"soldier-timesteps on lanes 1 / 2: td-runner {steps[0]:,} / {steps[1]:,}, "
+        f"C++ {cpp_steps[0]:,} / {cpp_steps[1]:,}",
     ]
     return played, notes
 
@@ -352,7 +355,8 @@ def main() -> int:
     parser.add_argument("--engine-only", action="store_true")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--reference", type=Path,
-                        help="the C++ framework's sources (Fluxilis/GereonTDAI, fetched outside the repo) or td_headless")
+                        help="the C++ framework's sources (Fluxilis/GereonTDAI, fetched outside the repo) "
+                        "or its td_headless build")
     parser.add_argument("--reference-data", type=Path, default=REFERENCE_DATA,
                         help=f"headless.patch and the orders files (default {REFERENCE_DATA})")
     parser.add_argument("--pairs", type=int, default=7, help="alternating C++ / td-runner pairs (default 7)")

@@ -44,7 +44,8 @@ class Soldier:
     """A deployed soldier; equality is identity, so arrival lists can remove exactly this one.
 
     `speed`, `damage` and `areas` are the unit table's numbers for its type, copied at deployment so the
-    action loop reads one attribute instead of a table lookup: `areas[cell]` is the mask of the cells in
+    action loop reads one attribute instead of a table lookup; `strides` are the cell offsets of its
+    moves, farthest first (the horse's (2 * width, width)): `areas[cell]` is the mask of the cells in
     fire range from `cell`, None for a soldier in advance stance (spec 5.2: it never shoots). Its place
     is `cell` alone (a move writes one attribute); `row` is worked out from it for whoever asks.
     """
@@ -57,6 +58,7 @@ class Soldier:
     scored: bool
     cell: int  # row * width + col
     speed: int
+    strides: tuple[int, ...]
     damage: int
     areas: tuple[int, ...] | None
     width: int  # the board's
@@ -164,17 +166,19 @@ class Lane:
         self.schedule: dict[int, list[Soldier]] = {}
         deploy_row = config.deploy_row
         first = deploy_row * width  # the deploy row's first cell
-        made: dict[tuple[str, Stance], tuple[int, int, int, tuple[int, ...] | None]] = {}
+        made: dict[tuple[str, Stance], tuple[int, int, tuple[int, ...], int, tuple[int, ...] | None]] = {}
         for entry in schedule:
             kind, stance = entry.soldier, entry.stance
             numbers = made.get((kind, stance))
-            if numbers is None:  # (hp, speed, damage, fire areas) of this type and stance, looked up once
+            if numbers is None:  # (hp, speed, strides, damage, fire areas) of this type and stance, looked up once
                 stats = config.units[kind]
                 areas = areas_by_cell(width, rows, stats.range) if stance is Stance.FIRE else None
-                numbers = made[kind, stance] = (stats.hp, stats.speed, stats.damage, areas)
-            hp, speed, damage, areas = numbers
-            soldier = Soldier(kind, entry.col, hp, stance, False, False, first + entry.col, speed, damage, areas,
-                              width)  # positional: keywords cost twice as much here
+                strides = tuple(distance * width for distance in range(stats.speed, 0, -1))
+                numbers = made[kind, stance] = (stats.hp, stats.speed, strides, stats.damage, areas)
+            hp, speed, strides, damage, areas = numbers
+            # positional: keywords cost twice as much here
+            soldier = Soldier(kind, entry.col, hp, stance, False, False, first + entry.col, speed, strides, damage,
+                              areas, width)
             arriving = self.schedule.get(entry.timestep)
             if arriving is None:
                 self.schedule[entry.timestep] = [soldier]
@@ -343,8 +347,8 @@ def act_soldiers(lane: Lane) -> None:
                     lane.hit_tower(blocker, soldier.damage)
                 continue
         else:
-            for distance in range(soldier.speed, 0, -1):
-                to = cell - distance * width
+            for stride in soldier.strides:
+                to = cell - stride
                 if to >= 0 and grid[to] is None:
                     break
             else:
