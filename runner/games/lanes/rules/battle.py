@@ -70,12 +70,16 @@ class Soldier:
 
 @attrs.define(eq=False, slots=True)
 class LiveTower:
+    """A tower during the turn; `record` is the state's record it was made from, kept for the next
+    state while the tower is not hit (making a frozen record costs far more than reusing one)."""
+
     type: str
     col: int
     row: int
     hp: int
     cell: int = 0  # row * width + col
     area: int = 0  # mask of the cells in its range
+    record: Tower | None = None
 
 
 @attrs.define(slots=True)
@@ -148,7 +152,7 @@ class Lane:
         for t in towers:
             cell = t.row * width + t.col
             reach = config.units[t.type].range
-            tower = LiveTower(t.type, t.col, t.row, t.hp, cell, area_mask(width, rows, t.col, t.row, reach))
+            tower = LiveTower(t.type, t.col, t.row, t.hp, cell, area_mask(width, rows, t.col, t.row, reach), t)
             self.towers.append(tower)
             self.grid[cell] = tower
             if tower.hp > 0:
@@ -218,7 +222,9 @@ class Lane:
         return {(t.col, t.row): t for t in self.towers}
 
     def frozen_towers(self) -> tuple[Tower, ...]:
-        return tuple(Tower(t.type, t.col, t.row, t.hp) for t in self.towers)
+        """The towers for the next state: an untouched tower keeps its record."""
+        return tuple(t.record if t.record is not None and t.record.hp == t.hp else Tower(t.type, t.col, t.row, t.hp)
+                     for t in self.towers)
 
     def hit_tower(self, tower: LiveTower, damage: int) -> None:
         """A soldier's hit (spec 5.2-5.3); a tower at HP <= 0 still blocks until cleanup."""
