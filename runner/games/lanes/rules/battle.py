@@ -159,7 +159,8 @@ class Lane:
                 self.live_towers |= 1 << cell
             self.tower_hp += tower.hp
         self.dying_towers = sum(t.hp <= 0 for t in self.towers)  # towers at HP <= 0 that cleanup removes
-        self.tracking = has_attackers(self.towers)  # keep `cells` and `occupied` (see the module's docstring)
+        self.attackers = [t for t in self.towers if t.type in TOWER_ATTACKS]  # build order; blockades never act
+        self.tracking = has_attackers(self.attackers)  # keep `cells` and `occupied` (see the module's docstring)
         self.soldiers: list[Soldier] = []  # spec 4.3.1: the soldier order
         # arrival lists, made only for a lane that will keep them
         self.cells: list[list[Soldier]] = [[] for _ in range(width * rows)] if self.tracking else []
@@ -258,25 +259,29 @@ def deploy(lane: Lane, arriving: list[Soldier]) -> None:
 
 
 def fire_towers(lane: Lane) -> None:
-    """spec 4.3.2 / 5.1: each tower in build order hits the first candidate in scan order."""
-    units = lane.config.units
-    for tower in lane.towers:
-        if not tower.area & lane.occupied:
-            continue  # no soldier in range: no candidate
-        attack = TOWER_ATTACKS.get(tower.type)
-        if attack is None or tower.hp <= 0:  # spec 4.3.2: blockades do nothing; D7: HP <= 0 never acts
+    """spec 4.3.2 / 5.1: each tower in build order hits the first candidate in scan order.
+
+    Only the towers of an attacking type are visited (spec 4.3.2: blockades do nothing); the occupied
+    mask does not change while towers fire, so it is read once.
+    """
+    occupied, cells, units = lane.occupied, lane.cells, lane.config.units
+    for tower in lane.attackers:
+        candidates = tower.area & occupied
+        if not candidates or tower.hp <= 0:  # no soldier in range: no candidate; D7: HP <= 0 never acts
             continue
-        target = find_target(lane, tower, skip_stunned=attack is stun)
+        attack = TOWER_ATTACKS[tower.type]
+        target = find_target(cells, candidates, skip_stunned=attack is stun)
         if target is not None:
             attack(lane, target, units[tower.type].damage)
 
 
-def find_target(lane: Lane, tower: LiveTower, skip_stunned: bool) -> Soldier | None:
-    """spec 5.1: per cell in scan order, the latest arrival first; HP <= 0 skipped, and stunned for frost."""
-    candidates = tower.area & lane.occupied
+def find_target(cells: list[list[Soldier]], candidates: int, skip_stunned: bool) -> Soldier | None:
+    """spec 5.1: per cell in scan order, the latest arrival first; HP <= 0 skipped, and stunned for frost.
+
+    `candidates` is the tower's range AND the occupied cells."""
     while candidates:
         low = candidates & -candidates
-        for soldier in reversed(lane.cells[low.bit_length() - 1]):
+        for soldier in reversed(cells[low.bit_length() - 1]):
             if soldier.hp > 0 and not (skip_stunned and soldier.stunned):
                 return soldier
         candidates ^= low
@@ -409,4 +414,5 @@ def clean_up(lane: Lane) -> None:
                 lane.tower_hp -= tower.hp
         lane.towers = [t for t in lane.towers if t.hp > 0]
         lane.dying_towers = 0
-        lane.tracking = lane.tracking and has_attackers(lane.towers)
+        lane.attackers = [t for t in lane.attackers if t.hp > 0]
+        lane.tracking = lane.tracking and has_attackers(lane.attackers)
