@@ -71,7 +71,8 @@ class Soldier:
 @attrs.define(eq=False, slots=True)
 class LiveTower:
     """A tower during the turn; `record` is the state's record it was made from, kept for the next
-    state while the tower is not hit (making a frozen record costs far more than reusing one)."""
+    state while the tower is not hit (making a frozen record costs far more than reusing one).
+    `attack` (None for a type that never attacks) and `damage` are looked up once, at set-up."""
 
     type: str
     col: int
@@ -80,6 +81,8 @@ class LiveTower:
     cell: int = 0  # row * width + col
     area: int = 0  # mask of the cells in its range
     record: Tower | None = None
+    attack: Callable[[Lane, Soldier, int], None] | None = None
+    damage: int = 0
 
 
 @attrs.define(slots=True)
@@ -152,14 +155,15 @@ class Lane:
         for t in towers:
             cell = t.row * width + t.col
             reach = config.units[t.type].range
-            tower = LiveTower(t.type, t.col, t.row, t.hp, cell, area_mask(width, rows, t.col, t.row, reach), t)
+            tower = LiveTower(t.type, t.col, t.row, t.hp, cell, area_mask(width, rows, t.col, t.row, reach), t,
+                              TOWER_ATTACKS.get(t.type), config.units[t.type].damage)
             self.towers.append(tower)
             self.grid[cell] = tower
             if tower.hp > 0:
                 self.live_towers |= 1 << cell
             self.tower_hp += tower.hp
         self.dying_towers = sum(t.hp <= 0 for t in self.towers)  # towers at HP <= 0 that cleanup removes
-        self.attackers = [t for t in self.towers if t.type in TOWER_ATTACKS]  # build order; blockades never act
+        self.attackers = [t for t in self.towers if t.attack is not None]  # build order; blockades never act
         self.tracking = has_attackers(self.attackers)  # keep `cells` and `occupied` (see the module's docstring)
         self.soldiers: list[Soldier] = []  # spec 4.3.1: the soldier order
         # arrival lists, made only for a lane that will keep them
@@ -238,7 +242,7 @@ class Lane:
 
 def has_attackers(towers: Iterable[LiveTower]) -> bool:
     """Whether a tower can still attack this turn: one of an attacking type with HP > 0 (D7)."""
-    return any(tower.hp > 0 and tower.type in TOWER_ATTACKS for tower in towers)
+    return any(tower.hp > 0 and tower.attack is not None for tower in towers)
 
 
 def deploy(lane: Lane, arriving: list[Soldier]) -> None:
@@ -264,15 +268,15 @@ def fire_towers(lane: Lane) -> None:
     Only the towers of an attacking type are visited (spec 4.3.2: blockades do nothing); the occupied
     mask does not change while towers fire, so it is read once.
     """
-    occupied, cells, units = lane.occupied, lane.cells, lane.config.units
+    occupied, cells = lane.occupied, lane.cells
     for tower in lane.attackers:
         candidates = tower.area & occupied
         if not candidates or tower.hp <= 0:  # no soldier in range: no candidate; D7: HP <= 0 never acts
             continue
-        attack = TOWER_ATTACKS[tower.type]
-        target = find_target(cells, candidates, skip_stunned=attack is stun)
+        attack = tower.attack
+        target = find_target(cells, candidates, attack is stun)
         if target is not None:
-            attack(lane, target, units[tower.type].damage)
+            attack(lane, target, tower.damage)  # type: ignore[misc]
 
 
 def find_target(cells: list[list[Soldier]], candidates: int, skip_stunned: bool) -> Soldier | None:
@@ -288,25 +292,26 @@ def find_target(cells: list[list[Soldier]], candidates: int, skip_stunned: bool)
     return None
 
 
-def wound(lane: Lane, soldier: Soldier, damage: int) -> None:
-    """A tower's hit on one soldier; the hit that takes it to HP <= 0 marks it for cleanup (spec 4.3.4a)."""
-    was = soldier.hp
-    soldier.hp = was - damage
-    if was > 0 >= was - damage:
-        lane.leaving.append(soldier)
-
-
 def hit_one(lane: Lane, target: Soldier, damage: int) -> None:
-    wound(lane, target, damage)  # spec 5.1 missile
+    """spec 5.1 missile. A target has HP > 0 (find_target), so the hit that leaves it at HP <= 0 is the
+    one that kills it: it is marked for cleanup (spec 4.3.4a)."""
+    target.hp -= damage
+    if target.hp <= 0:
+        lane.leaving.append(target)
 
 
 def hit_cell(lane: Lane, target: Soldier, damage: int) -> None:
-    for soldier in lane.cells[target.cell]:  # spec 5.1 rocket: one action, the whole cell
-        wound(lane, soldier, damage)
+    """spec 5.1 rocket: one action, the whole cell, the dead included (only a living one can be killed)."""
+    for soldier in lane.cells[target.cell]:
+        was = soldier.hp
+        soldier.hp = was - damage
+        if was > 0 >= was - damage:
+            lane.leaving.append(soldier)
 
 
 def stun(lane: Lane, target: Soldier, damage: int) -> None:
-    wound(lane, target, damage)  # spec 5.1 frost / D10: stunned for the rest of this timestep
+    """spec 5.1 frost / D10: a hit as the missile's, and stunned for the rest of this timestep."""
+    hit_one(lane, target, damage)
     target.stunned = True
     lane.stunned.append(target)
 
