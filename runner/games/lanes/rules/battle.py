@@ -45,7 +45,8 @@ class Soldier:
 
     `speed`, `damage` and `areas` are the unit table's numbers for its type, copied at deployment so the
     action loop reads one attribute instead of a table lookup; `strides` are the cell offsets of its
-    moves, farthest first (the horse's (2 * width, width)): `areas[cell]` is the mask of the cells in
+    moves, farthest first (the horse's (2 * width, width)); `plain` says it walks one step and never
+    fires (the loop's short path): `areas[cell]` is the mask of the cells in
     fire range from `cell`, None for a soldier in advance stance (spec 5.2: it never shoots). Its place
     is `cell` alone (a move writes one attribute); `row` is worked out from it for whoever asks.
     """
@@ -61,6 +62,7 @@ class Soldier:
     strides: tuple[int, ...]
     damage: int
     areas: tuple[int, ...] | None
+    plain: bool  # speed 1, advance stance
     width: int  # the board's
 
     @property
@@ -187,7 +189,7 @@ class Lane:
             hp, speed, strides, damage, areas = numbers
             # positional: keywords cost twice as much here
             soldier = Soldier(kind, entry.col, hp, stance, False, False, first + entry.col, speed, strides, damage,
-                              areas, width)
+                              areas, speed == 1 and areas is None, width)
             arriving = self.schedule.get(entry.timestep)
             if arriving is None:
                 self.schedule[entry.timestep] = [soldier]
@@ -347,22 +349,22 @@ def act_soldiers(lane: Lane) -> None:
             soldier.scored = True
             leaving.append(soldier)
             continue
-        if soldier.areas is not None and lane.live_towers:  # spec 5.2: fire attacks the first tower in range
-            in_range = lane.live_towers & soldier.areas[cell]  # with HP > 0
-            if in_range:
-                lane.hit_tower(grid[lowest_cell(in_range)], soldier.damage)  # type: ignore[arg-type]
-                continue
         # spec 5.3.3-4: the horse (speed 2) jumps to row-2 when it has no tower; else a step, else hit
         # the tower ahead. "No tower" counts towers at HP <= 0 that cleanup has not removed yet. A target
         # cell `to` is on the board exactly when to >= 0 (the goal row is row 0).
         to = cell - width
-        if soldier.speed == 1:
+        if soldier.plain:  # one step or a hit on the tower ahead
             blocker = grid[to]
             if blocker is not None:
                 if blocker.hp > 0:
                     lane.hit_tower(blocker, soldier.damage)
                 continue
         else:
+            if soldier.areas is not None and lane.live_towers:  # spec 5.2: fire attacks the first tower in
+                in_range = lane.live_towers & soldier.areas[cell]  # range with HP > 0
+                if in_range:
+                    lane.hit_tower(grid[lowest_cell(in_range)], soldier.damage)  # type: ignore[arg-type]
+                    continue
             for stride in soldier.strides:
                 to = cell - stride
                 if to >= 0 and grid[to] is None:
