@@ -5,11 +5,11 @@ immutable state and reads the towers back. Each lane is simulated on its own (sp
 not affect each other within a turn); the lane keeps the turn's running totals of what crosses to the
 players (scores, kills, towers lost and their price), and `turn.py` reads them after each timestep.
 
-Speed (benchmarks/lanes.py --reference): a turn is about a soldier's action repeated 100 times a turn
-per soldier, so that path is written for CPython: one function (`act_soldiers`) with the move inlined,
-the lane's fields read into local variables once per timestep, each soldier carrying its own speed,
-damage and fire stance (copied from the unit table when it is deployed), and no object made per
-timestep. The geometry is precomputed once per board size (`Geometry`): a cell is a flat index
+Speed (benchmarks/lanes.py --reference): a turn is mostly soldiers acting, up to 100 times each, so
+that path is written for CPython: one function (`act_soldiers`) with the move inlined, the lane's
+fields read into local variables once per timestep, each soldier carrying its own numbers (copied from
+the unit table when the lane is set up, where every soldier of the turn is made), and no object made
+per timestep. The geometry is precomputed once per board size (`areas_by_cell`, `cell_bits`): a cell is a flat index
 `row * width + col`, so ascending indexes inside a unit's square are exactly the spec 5 scan order (rows
 nearer the goal first, then left to right), and the goal row is the cells below `width`. Two bit masks
 over those indexes, the cells holding soldiers and the cells holding a tower with HP > 0, let a unit
