@@ -8,12 +8,13 @@ listed is this implementation's choice.)
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 import attrs
 
 from runner.games.lanes.rules.config import LanesConfig
-from runner.games.lanes.rules.orders import Build, Command, Deploy, Orders, Problem, Recruit
+from runner.games.lanes.rules.orders import Build, Command, Deploy, Orders, Problem, Recruit, Stance
 from runner.games.lanes.rules.state import Entry, GameState, Player, Tower
 
 
@@ -110,19 +111,31 @@ def apply_orders(config: LanesConfig, state: GameState, player: int, orders: Ord
     """spec 4.2.1: BUILD and RECRUIT in file order, paid from current money; DEPLOY lines become the schedule.
 
     The caller guarantees the orders passed `check_orders` (or come from a trace); None means nothing.
+    DEPLOY, the most common command, is tested first.
     """
     me = state.players[player]
     money, owned, towers = me.money, dict(me.soldiers), list(state.towers[player])
     schedule: list[Entry] = []
     for command in orders.commands if orders else ():
-        if isinstance(command, Build):
+        if isinstance(command, Deploy):  # spec 10.4: count expands into consecutive schedule entries
+            entry = schedule_entry(command.timestep, command.col, command.soldier, command.stance is Stance.FIRE)
+            if command.count == 1:
+                schedule.append(entry)
+            else:
+                schedule += [entry] * command.count
+        elif isinstance(command, Build):
             stats = config.units[command.tower]
             money -= stats.cost
             towers.append(Tower(command.tower, command.col, command.row, stats.hp))  # newest acts last
-        elif isinstance(command, Recruit):
+        else:
             money -= config.units[command.soldier].cost * command.count
             owned[command.soldier] = owned.get(command.soldier, 0) + command.count
-        else:  # spec 10.4: count expands into consecutive schedule entries
-            entry = Entry(command.timestep, command.col, command.soldier, command.stance)
-            schedule += [entry] * command.count
     return Plan(attrs.evolve(me, money=money, soldiers=owned), tuple(towers), tuple(schedule))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def schedule_entry(timestep: int, col: int, soldier: str, fire: bool) -> Entry:
+    """One schedule entry, shared by every turn that deploys the same: an Entry is immutable, and making
+    one (a frozen attrs record) costs CPython 3.11 about five times a cache hit. Keyed by a bool, not the
+    stance, as an enum member hashes through a Python call."""
+    return Entry(timestep, col, soldier, Stance.FIRE if fire else Stance.ADVANCE)

@@ -49,48 +49,38 @@ def play_turn(
     soldiers' walk from it; the game itself never passes one.
     """
     plans = [apply_orders(config, state, p, orders[p]) for p in PLAYERS]
-    hp = [plan.player.hp for plan in plans]
-    money = [plan.player.money for plan in plans]
+    hp1, hp2 = (plan.player.hp for plan in plans)
+    money1, money2 = (plan.player.money for plan in plans)
     # lane i is player i's: its towers defend, the opponent's schedule attacks it
-    lanes = [Lane(config, plans[p].towers, plans[opponent(p)].schedule, observers[p]) for p in PLAYERS]
-    scored, killed, lost = [0, 0], [0, 0], [0, 0]
+    lane1, lane2 = (Lane(config, plans[p].towers, plans[opponent(p)].schedule, observers[p]) for p in PLAYERS)
+    bounty = config.kill_bounty
     steps: list[Step] = []
     for timestep in range(1, config.timesteps + 1):
-        for defender in PLAYERS:
-            attacker = opponent(defender)
-            tally = lanes[defender].step(timestep)
-            hp[defender] -= tally.scored  # spec 4.3.4a: no money for a score (D5)
-            money[defender] += tally.killed * config.kill_bounty
-            money[attacker] += tally.towers_value  # spec 4.3.4b / D13: the price only
-            scored[attacker] += tally.scored
-            killed[attacker] += tally.killed
-            lost[defender] += tally.towers_lost
-        steps.append(
-            (
-                len(lanes[0].soldiers),
-                len(lanes[1].soldiers),
-                lanes[0].tower_hp,
-                lanes[1].tower_hp,
-                hp[0],
-                hp[1],
-                money[0],
-                money[1],
-            )
-        )
+        lane1.play(timestep)
+        lane2.play(timestep)
+        # the lanes keep the turn's totals: spec 4.3.4a, a score costs the defender HP and pays nothing
+        # (D5), a kill pays the defender the bounty; 4.3.4b / D13, a tower lost pays the attacker its price
+        steps.append((
+            len(lane1.soldiers), len(lane2.soldiers), lane1.tower_hp, lane2.tower_hp,
+            hp1 - lane1.scored, hp2 - lane2.scored,
+            money1 + lane1.killed * bounty + lane2.towers_value, money2 + lane2.killed * bounty + lane1.towers_value,
+        ))
+    hp = (hp1 - lane1.scored, hp2 - lane2.scored)
+    money = (money1 + lane1.killed * bounty + lane2.towers_value, money2 + lane2.killed * bounty + lane1.towers_value)
     # spec 4.2.3: soldiers still on a lane leave for nothing; towers stay with their damage; income
     players = tuple(
         attrs.evolve(plans[p].player, hp=hp[p], money=money[p] + config.income) for p in PLAYERS
     )
     summary = TurnSummary(
-        scored=(scored[0], scored[1]),
-        killed=(killed[0], killed[1]),
-        towers_lost=(lost[0], lost[1]),
+        scored=(lane2.scored, lane1.scored),  # player i's soldiers attack the other lane
+        killed=(lane2.killed, lane1.killed),
+        towers_lost=(lane1.towers_lost, lane2.towers_lost),
         deployments=(plans[0].schedule, plans[1].schedule),
     )
     after = GameState(
         turn=state.turn + 1,
         players=(players[0], players[1]),
-        towers=(lanes[0].frozen_towers(), lanes[1].frozen_towers()),
+        towers=(lane1.frozen_towers(), lane2.frozen_towers()),
         last_turn=summary,
         errors=errors,
     )
