@@ -1,7 +1,8 @@
 """The league's web pages under a class's load while the league plays (issue 32.5).
 
     python benchmarks/league_web.py                  # 40 players, 6,400 matches of history, 300 tabs, 50 loaders
-    python benchmarks/league_web.py --seconds 30 --tabs 100
+    python benchmarks/league_web.py --seconds 20 --repeats 3 --tabs 100
+    python benchmarks/league_web.py --priority normal --load-priority normal    # everything at one priority
 
 A league of shell bots playing fast Tower Defence matches (one finished every ~0.2 s) runs in this process;
 `td-runner league serve` serves it from its own process; a load process holds `--tabs` live pages open (each
@@ -10,7 +11,15 @@ on the server-sent-events stream, reloading its page as a browser tab does, at m
 standings.json) one after another, and keeps `--slow` sockets trickling a request's headers a byte a second
 (reconnecting whenever the server cuts one off). Printed: p50/p90/p99 per page kind, of the tabs' reloads
 and of the live updates (from a match's record to a tab hearing of it), failed requests, the league's matches
-per minute unloaded (before and after) and loaded, and the server's peak memory.
+per minute in each kind of phase, and the server's peak memory and CPU.
+
+The league's rate is measured in phases of `--seconds`, alternating `--repeats` times: U (the league alone, the
+server idle), G (the same load processes pointed at nothing: a port where no server listens, so they spin on
+refused connections, as busy as they can be) and L (the load on the server), then a last U; medians are
+printed, and the median of each L phase against the mean of the U phases around it. The load processes stand
+for a class's browsers, which run on other machines: they run at `--load-priority` (idle by default:
+SCHED_IDLE, CPU the league and the server leave), and G shows what they alone cost the league, so that L
+against U is the server's cost. The server runs at `--priority` (`league serve --priority`).
 """
 
 from __future__ import annotations
@@ -159,18 +168,20 @@ class Load:
         try:
             extra = f"If-None-Match: {etag}\r\n" if etag else ""
             writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n{extra}\r\n".encode())
-            status_line = await reader.readline()
-            if not status_line:
-                raise ConnectionError("closed by the server")
-            status = int(status_line.split()[1])
+            try:
+                head = await reader.readuntil(b"\r\n\r\n")  # one read for the status line and headers
+            except asyncio.IncompleteReadError as exc:
+                raise ConnectionError("closed by the server") from exc
+            lines = head.decode("latin-1").lower().split("\r\n")
+            status = int(lines[0].split()[1])
             length, tag, close = 0, None, False
-            while (line := await reader.readline()) not in (b"\r\n", b""):
-                name, _, value = line.decode("latin-1").partition(":")
-                if name.lower() == "content-length":
+            for line in lines[1:]:
+                name, _, value = line.partition(":")
+                if name == "content-length":
                     length = int(value)
-                elif name.lower() == "etag":
+                elif name == "etag":
                     tag = value.strip()
-                elif name.lower() == "connection" and "close" in value.lower():
+                elif name == "connection" and "close" in value:
                     close = True
             await reader.readexactly(length)
         except BaseException:
@@ -279,6 +290,7 @@ class Load:
 def load_main(args: argparse.Namespace) -> None:
     import resource
 
+    set_priority(args.load_priority)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     host, port = args.load.split("//")[1].rstrip("/").split(":")
@@ -286,6 +298,12 @@ def load_main(args: argparse.Namespace) -> None:
     asyncio.run(load.run(args.tabs, args.loaders, args.slow))
     print(json.dumps({"times": load.times, "heard": load.heard, "failed": load.failed, "cut": load.cut,
                       "cpu": time.process_time()}))
+
+
+def set_priority(priority: str) -> None:
+    from runner.league.web.server import set_priority as server_priority
+
+    server_priority(priority)
 
 
 # --- the whole run ------------------------------------------------------------------------------------------------
@@ -302,24 +320,84 @@ def quantiles(values: list[float]) -> str:
     return f"{at(0.5):7.1f}  {at(0.9):7.1f}  {at(0.99):7.1f}  {len(ordered):6d}"
 
 
+class Run:
+    """The phases of one run (see the module docstring) and what they measured."""
+
+    def __init__(self, args: argparse.Namespace, folder: Path, paths: Path) -> None:
+        self.args, self.folder, self.paths = args, folder, paths
+        self.rates: dict[str, list[float]] = {"U": [], "G": [], "L": []}
+        self.order: list[tuple[str, float]] = []
+        self.results: list[dict] = []
+        self.recorded: list[tuple[float, int]] = []
+        self.load_cpu: dict[str, list[float]] = {"G": [], "L": []}
+        self.server_cpu = self.server_seconds = 0.0
+
+    def loads(self, url: str) -> list[subprocess.Popen]:
+        args = self.args
+        share = lambda total, n: total // args.clients + (n < total % args.clients)  # noqa: E731
+        return [subprocess.Popen([sys.executable, __file__, "--load", url, "--paths", str(self.paths),
+                                  "--seconds", str(args.seconds), "--tabs", str(share(args.tabs, n)),
+                                  "--loaders", str(share(args.loaders, n)), "--slow", str(share(args.slow, n)),
+                                  "--think-ms", str(args.think_ms), "--load-priority", args.load_priority],
+                                 env=ENV, stdout=subprocess.PIPE, text=True) for n in range(args.clients)]
+
+    def phase(self, kind: str, url: str | None, server: int | None) -> None:
+        """Play one phase: U (no load), G (the load pointed at `url`, where nothing listens) or L (at the
+        server `url`, process `server`)."""
+        loads = self.loads(url) if url else []
+        cpu_before, started = (cpu_seconds(server), time.monotonic()) if server else (0.0, 0.0)
+        rate = play(self.folder, self.args.seconds, self.recorded if kind == "L" else None)
+        results = [json.loads(load.communicate()[0]) for load in loads]
+        if server:
+            self.server_cpu += cpu_seconds(server) - cpu_before
+            self.server_seconds += time.monotonic() - started
+        if loads:
+            self.load_cpu[kind].append(sum(r["cpu"] for r in results) / self.args.seconds)
+        if kind == "L":
+            self.results += results
+        self.rates[kind].append(rate)
+        self.order.append((kind, rate))
+        print(f"  {kind}: {rate:.1f} matches/min" + (f", load processes {self.load_cpu[kind][-1] * 100:.0f}% of a "
+                                                    "core" if loads else ""), flush=True)
+
+    def paired(self) -> list[float]:
+        """Each L phase's rate against the mean of the U phases just before and after it."""
+        ratios = []
+        for at, (kind, rate) in enumerate(self.order):
+            if kind == "L":
+                around = [r for k, r in self.order[max(0, at - 2):at + 3] if k == "U"]
+                ratios.append(rate / statistics.mean(around) - 1)
+        return ratios
+
+
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--history", type=int, default=6400, help="recorded matches before the run")
     parser.add_argument("--rounds", type=int, default=10, help="Tower Defence --max-rounds of the played matches")
-    parser.add_argument("--seconds", type=float, default=45, help="each phase: unloaded, loaded, unloaded")
+    parser.add_argument("--seconds", type=float, default=30, help="each phase (U, G, L)")
+    parser.add_argument("--repeats", type=int, default=2, help="U G L phases, then a last U")
     parser.add_argument("--tabs", type=int, default=300)
     parser.add_argument("--loaders", type=int, default=50)
     parser.add_argument("--slow", type=int, default=500)
     parser.add_argument("--think-ms", type=int, default=0, help="a loader's mean pause between pages (0: none, "
                         "each loads its next page as soon as it has the last)")
     parser.add_argument("--clients", type=int, default=2, help="load processes sharing the tabs, loaders, sockets")
+    parser.add_argument("--priority", choices=("normal", "low", "idle"), default="low",
+                        help="the server's (league serve --priority)")
+    parser.add_argument("--load-priority", choices=("normal", "low", "idle"), default="idle",
+                        help="the load processes' (they stand for browsers on other machines)")
     parser.add_argument("--load", help=argparse.SUPPRESS)  # the load process: the server's URL
     parser.add_argument("--paths", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.load:
         load_main(args)
         return
+    import socket
+
     from runner.league.store import connect
     from runner.league.web.pages import player_path
 
@@ -337,59 +415,66 @@ def main() -> None:
                  "standings.json": ["/standings.json"]}
         (root / "paths.json").write_text(json.dumps(paths))
 
-        before = play(folder, args.seconds)
-        print(f"unloaded: {before:.1f} matches/min", flush=True)
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        server = subprocess.Popen([sys.executable, "-m", "runner", "league", "serve", str(folder), "--port", "0"],
-                                  env=env, stdout=subprocess.PIPE, text=True)
+        server = subprocess.Popen([sys.executable, "-m", "runner", "league", "serve", str(folder), "--port", "0",
+                                   "--priority", args.priority], env=ENV, stdout=subprocess.PIPE, text=True)
         url = server.stdout.readline().split("league pages: ")[1].split(";")[0]
+        nothing = socket.socket()  # bound, never listening: a connection to it is refused at once
+        nothing.bind(("127.0.0.1", 0))
         stop, peak = threading.Event(), [0.0]
         sampler = threading.Thread(target=peak_rss, args=(server.pid, stop, peak), daemon=True)
         sampler.start()
-        share = lambda total, n: total // args.clients + (n < total % args.clients)  # noqa: E731
-        loads = [subprocess.Popen([sys.executable, __file__, "--load", url, "--paths", str(root / "paths.json"),
-                                   "--seconds", str(args.seconds), "--tabs", str(share(args.tabs, n)), "--loaders",
-                                   str(share(args.loaders, n)), "--slow", str(share(args.slow, n)),
-                                   "--think-ms", str(args.think_ms)], env=env,
-                                  stdout=subprocess.PIPE, text=True) for n in range(args.clients)]
-        recorded: list[tuple[float, int]] = []
-        cpu_before, started = cpu_seconds(server.pid), time.monotonic()
-        loaded = play(folder, args.seconds, recorded)
-        results = [json.loads(load.communicate()[0]) for load in loads]
-        server_cpu = (cpu_seconds(server.pid) - cpu_before) / (time.monotonic() - started)
-        stop.set()
-        server.terminate()
-        server.wait(timeout=30)
-        after = play(folder, args.seconds)
-        print(f"loaded: {loaded:.1f} matches/min; unloaded again: {after:.1f} matches/min", flush=True)
+        run = Run(args, folder, root / "paths.json")
+        try:
+            for _ in range(args.repeats):
+                run.phase("U", None, None)
+                run.phase("G", f"http://127.0.0.1:{nothing.getsockname()[1]}/", None)
+                run.phase("L", url, server.pid)
+            run.phase("U", None, None)
+        finally:
+            stop.set()
+            server.terminate()
+            server.wait(timeout=30)
+            nothing.close()
+    report(args, run, peak[0])
 
-    result = {"times": {kind: [t for r in results for t in r["times"][kind]] for kind in results[0]["times"]},
-              "heard": [h for r in results for h in r["heard"]], "cut": sum(r["cut"] for r in results), "failed": {}}
+
+def report(args: argparse.Namespace, run: Run, peak: float) -> None:
+    results = run.results
+    times = {kind: [t for r in results for t in r["times"][kind]] for kind in results[0]["times"]}
+    heard = [h for r in results for h in r["heard"]]
+    failed: dict[str, int] = {}
     for r in results:
         for name, count in r["failed"].items():
-            result["failed"][name] = result["failed"].get(name, 0) + count
-    requests = sum(len(values) for values in result["times"].values())
-    load_cpu = sum(r["cpu"] for r in results) / args.seconds
-    when = {match: at for at, match in recorded}
-    updates = [at - when[match] for at, match in result["heard"] if match in when and at >= when[match]]
-    print(f"\n{args.tabs} tabs, {args.loaders} loaders (think {args.think_ms} ms), {args.slow} slow sockets, "
-          f"{args.seconds:.0f} s; "
-          f"league of {args.players} players, {args.history}+ matches")
+            failed[name] = failed.get(name, 0) + count
+    requests = sum(len(values) for values in times.values())
+    when = {match: at for at, match in run.recorded}
+    updates = [at - when[match] for at, match in heard if match in when and at >= when[match]]
+    print(f"\n{args.tabs} tabs, {args.loaders} loaders (think {args.think_ms} ms), {args.slow} slow sockets; "
+          f"{args.repeats} loaded phases of {args.seconds:.0f} s; league of {args.players} players, "
+          f"{args.history}+ matches; server --priority {args.priority}, load processes {args.load_priority}")
     print(f"{'kind':16s} {'p50 ms':>7s}  {'p90 ms':>7s}  {'p99 ms':>7s}  {'count':>6s}")
-    for kind, values in result["times"].items():
+    for kind, values in times.items():
         print(f"{kind:16s} {quantiles(values)}")
     print(f"{'live update':16s} {quantiles(updates)}")
-    failed = sum(result["failed"].values())
-    print(f"failed requests: {failed} {result['failed'] if failed else ''}")
-    print(f"slow sockets cut off by the server: {result['cut']}")
-    unloaded = statistics.mean((before, after))
-    print(f"league: {unloaded:.1f} matches/min unloaded (mean of {before:.1f} and {after:.1f}), {loaded:.1f} loaded "
-          f"({(loaded / unloaded - 1) * 100:+.1f}%)")
-    print(f"server peak memory (RSS): {peak[0]:.0f} MB; server CPU {server_cpu * 100:.0f}% of a core while loaded "
-          f"({requests} page requests, {server_cpu * args.seconds / max(1, requests) * 1000:.2f} ms of CPU each "
-          "including the streams and slow sockets)")
-    print(f"the load processes' own CPU: {load_cpu * 100:.0f}% of a core (on the same 2 cores as the league and "
-          f"the server); machine load average at the end: {os.getloadavg()[0]:.1f}")
+    total = sum(failed.values())
+    print(f"failed requests: {total} {failed if total else ''}")
+    print(f"slow sockets cut off by the server: {sum(r['cut'] for r in results)}")
+    median = {kind: statistics.median(rates) for kind, rates in run.rates.items()}
+    rates = lambda kind: ", ".join(f"{rate:.0f}" for rate in run.rates[kind])  # noqa: E731
+    print(f"league matches/min, medians: U {median['U']:.1f} (alone: {rates('U')}); G {median['G']:.1f} "
+          f"({(median['G'] / median['U'] - 1) * 100:+.1f}%: the load processes pointed at nothing: {rates('G')}); "
+          f"L {median['L']:.1f} ({(median['L'] / median['U'] - 1) * 100:+.1f}%: loaded: {rates('L')})")
+    print("league loaded against the unloaded phases around it (the server's cost, the load processes' being G's): "
+          + ", ".join(f"{ratio * 100:+.1f}%" for ratio in run.paired())
+          + f"; median {statistics.median(run.paired()) * 100:+.1f}%")
+    server_cpu = run.server_cpu / max(run.server_seconds, 1e-9)
+    print(f"server peak memory (RSS): {peak:.0f} MB; server CPU {server_cpu * 100:.0f}% of a core while loaded "
+          f"({requests} page requests, {run.server_cpu / max(1, requests) * 1000:.2f} ms of CPU each including the "
+          "streams and slow sockets)")
+    load_cpu = {kind: statistics.median(values) * 100 for kind, values in run.load_cpu.items() if values}
+    print(f"the load processes' own CPU (median, % of a core): {load_cpu.get('L', 0):.0f} loaded, "
+          f"{load_cpu.get('G', 0):.0f} pointed at nothing; machine load average at the end: "
+          f"{os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

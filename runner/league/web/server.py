@@ -9,6 +9,10 @@ timer restarts with every byte, so a client trickling a header a byte at a time 
 `GuardedH11` adds one: HEADERS_S from the connection (or from the previous response) to the end of the
 headers, else the connection is closed. A client that stops reading its answer is cut off after STALLED_S
 with its write buffer full. Bodies have their own time-outs in the app.
+
+The server runs at a lower CPU priority than the league by default (`--priority`, set_priority): on a machine
+the league keeps busy, the league's matches come first and the pages get the CPU they leave (measured in
+benchmarks/league_web.py; runner/league/README.md says what it costs the pages).
 """
 
 from __future__ import annotations
@@ -37,6 +41,11 @@ STALLED_S = 30.0
 #: Connections (and requests in progress) at once: 300 live tabs + 500 slow sockets + readers, with room.
 CONNECTIONS = 2000
 BACKLOG = 2048
+#: `league serve --priority`: the server's CPU scheduling beside the league (see set_priority).
+PRIORITIES = ("normal", "low", "idle")
+DEFAULT_PRIORITY = "low"
+#: The nice value of --priority low (SCHED_BATCH besides: no waking up ahead of the league's processes).
+LOW_NICE = 10
 
 
 def _guarded_h11() -> type:
@@ -197,9 +206,11 @@ def start_server(folder: Path, host: str, port: int, trusted_proxies: Iterable[s
     return WebServer(Path(folder), listen(host, port), frozenset(trusted_proxies))
 
 
-def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], parent: int | None = None) -> None:
+def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], parent: int | None = None,
+          priority: str = DEFAULT_PRIORITY) -> None:
     """`league serve`: serve until SIGINT/SIGTERM (uvicorn's handlers) or, with `parent`, until that process
-    is gone (the league that started this server)."""
+    is gone (the league that started this server), at `priority` (set_priority)."""
+    set_priority(priority)
     app = LeagueApp(Path(folder), frozenset(trusted_proxies))
     server = _server(app)
 
@@ -226,6 +237,23 @@ def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], par
     asyncio.run(main())
 
 
+def set_priority(priority: str) -> None:
+    """This process's CPU scheduling, for its threads to come as well (so it is set before any is started):
+    `normal` leaves it as it is; `low` is SCHED_BATCH and nice LOW_NICE (a share of a busy CPU about a tenth of
+    a league process's, and it never preempts one on waking); `idle` is SCHED_IDLE (only the CPU nothing else
+    wants). Where the platform has no such policy, nice alone (19 for idle)."""
+    if priority == "normal":
+        return
+    policy = getattr(os, "SCHED_IDLE" if priority == "idle" else "SCHED_BATCH", None)
+    with contextlib.suppress(OSError, AttributeError):
+        if policy is not None:
+            os.sched_setscheduler(0, policy, os.sched_param(0))
+            if priority == "idle":
+                return
+    with contextlib.suppress(OSError):
+        os.nice(max(0, (19 if priority == "idle" else LOW_NICE) - os.nice(0)))
+
+
 def die_with_parent() -> None:
     """SIGTERM to this process when its parent dies (Linux; elsewhere `serve` polls its parent). Asked for by
     the child itself once started (not between fork and exec, where a multi-threaded parent's locks may be
@@ -240,13 +268,14 @@ class ServeChild:
     the socket (so a taken port is the league's own one-line error, and port 0 is known at once) and hands it
     over; the child dies with the league, and the league plays on whatever becomes of the child."""
 
-    def __init__(self, folder: Path, host: str, port: int, trusted_proxies: Iterable[str]) -> None:
+    def __init__(self, folder: Path, host: str, port: int, trusted_proxies: Iterable[str],
+                 priority: str = DEFAULT_PRIORITY) -> None:
         import subprocess
 
         sock = listen(host, port)
         self.url = url_of(sock)
         command = [sys.executable, "-m", "runner", "league", "serve", str(folder), "--fd", str(sock.fileno()),
-                   "--parent", str(os.getpid())]
+                   "--parent", str(os.getpid()), "--priority", priority]
         for proxy in trusted_proxies:
             command += ["--trusted-proxy", proxy]
         try:
