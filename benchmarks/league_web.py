@@ -19,7 +19,9 @@ refused connections, as busy as they can be) and L (the load on the server), the
 printed, and the median of each L phase against the mean of the U phases around it. The load processes stand
 for a class's browsers, which run on other machines: they run at `--load-priority` (idle by default:
 SCHED_IDLE, CPU the league and the server leave), and G shows what they alone cost the league, so that L
-against U is the server's cost. The server runs at `--priority` (`league serve --priority`).
+against U is the server's cost. The server runs at `--priority` (`league serve --priority`). `--before DIR`:
+another checkout's `league serve` (an older version of the server) is measured in the same run, in B phases
+under the same load, for a before-and-after comparison on the same machine at the same time.
 """
 
 from __future__ import annotations
@@ -301,9 +303,9 @@ def load_main(args: argparse.Namespace) -> None:
 
 
 def set_priority(priority: str) -> None:
-    from runner.league.web.server import set_priority as server_priority
+    from runner.league.web.priority import set_priority as lower  # a light module: imported before the rest
 
-    server_priority(priority)
+    lower(priority)
 
 
 # --- the whole run ------------------------------------------------------------------------------------------------
@@ -325,12 +327,13 @@ class Run:
 
     def __init__(self, args: argparse.Namespace, folder: Path, paths: Path) -> None:
         self.args, self.folder, self.paths = args, folder, paths
-        self.rates: dict[str, list[float]] = {"U": [], "G": [], "L": []}
+        self.rates: dict[str, list[float]] = {"U": [], "G": [], "L": [], "B": []}
         self.order: list[tuple[str, float]] = []
-        self.results: list[dict] = []
-        self.recorded: list[tuple[float, int]] = []
-        self.load_cpu: dict[str, list[float]] = {"G": [], "L": []}
-        self.server_cpu = self.server_seconds = 0.0
+        self.results: dict[str, list[dict]] = {"L": [], "B": []}
+        self.recorded: dict[str, list[tuple[float, int]]] = {"L": [], "B": []}
+        self.load_cpu: dict[str, list[float]] = {"G": [], "L": [], "B": []}
+        self.server_cpu = {"L": 0.0, "B": 0.0}
+        self.server_seconds = {"L": 0.0, "B": 0.0}
 
     def loads(self, url: str) -> list[subprocess.Popen]:
         args = self.args
@@ -342,32 +345,43 @@ class Run:
                                  env=ENV, stdout=subprocess.PIPE, text=True) for n in range(args.clients)]
 
     def phase(self, kind: str, url: str | None, server: int | None) -> None:
-        """Play one phase: U (no load), G (the load pointed at `url`, where nothing listens) or L (at the
-        server `url`, process `server`)."""
+        """Play one phase: U (no load), G (the load pointed at `url`, where nothing listens), L or B (at the
+        server `url`, process `server`: this checkout's, or --before's)."""
         loads = self.loads(url) if url else []
         cpu_before, started = (cpu_seconds(server), time.monotonic()) if server else (0.0, 0.0)
-        rate = play(self.folder, self.args.seconds, self.recorded if kind == "L" else None)
+        rate = play(self.folder, self.args.seconds, self.recorded.get(kind))
         results = [json.loads(load.communicate()[0]) for load in loads]
         if server:
-            self.server_cpu += cpu_seconds(server) - cpu_before
-            self.server_seconds += time.monotonic() - started
+            self.server_cpu[kind] += cpu_seconds(server) - cpu_before
+            self.server_seconds[kind] += time.monotonic() - started
         if loads:
             self.load_cpu[kind].append(sum(r["cpu"] for r in results) / self.args.seconds)
-        if kind == "L":
-            self.results += results
+        if server:
+            self.results[kind] += results
         self.rates[kind].append(rate)
         self.order.append((kind, rate))
         print(f"  {kind}: {rate:.1f} matches/min" + (f", load processes {self.load_cpu[kind][-1] * 100:.0f}% of a "
                                                     "core" if loads else ""), flush=True)
 
-    def paired(self) -> list[float]:
-        """Each L phase's rate against the mean of the U phases just before and after it."""
+    def paired(self, loaded: str) -> list[float]:
+        """Each `loaded` (L or B) phase's rate against the mean of the nearest U phases before and after it."""
         ratios = []
         for at, (kind, rate) in enumerate(self.order):
-            if kind == "L":
-                around = [r for k, r in self.order[max(0, at - 2):at + 3] if k == "U"]
-                ratios.append(rate / statistics.mean(around) - 1)
+            if kind == loaded:
+                before = [r for k, r in self.order[:at] if k == "U"][-1:]
+                after = [r for k, r in self.order[at:] if k == "U"][:1]
+                ratios.append(rate / statistics.mean(before + after) - 1)
         return ratios
+
+
+def start_server(folder: Path, root: Path, priority: str) -> tuple[subprocess.Popen, str]:
+    """`league serve` of the checkout at `root` on a free port (`--priority` left out when normal, so that an
+    older server without the option runs too); the process and its URL."""
+    command = [sys.executable, "-m", "runner", "league", "serve", str(folder), "--port", "0"]
+    command += ["--priority", priority] if priority != "normal" else []
+    server = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(root)}, stdout=subprocess.PIPE,
+                              text=True)
+    return server, server.stdout.readline().split("league pages: ")[1].split(";")[0]
 
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -390,6 +404,10 @@ def main() -> None:
                         help="the server's (league serve --priority)")
     parser.add_argument("--load-priority", choices=("normal", "low", "idle"), default="idle",
                         help="the load processes' (they stand for browsers on other machines)")
+    parser.add_argument("--before", type=Path, metavar="DIR", help="a checkout of an older td-runner whose "
+                        "`league serve` is measured too (B phases, at --before-priority), e.g. a `git worktree` of "
+                        "an older commit")
+    parser.add_argument("--before-priority", choices=("normal", "low", "idle"), default="normal")
     parser.add_argument("--load", help=argparse.SUPPRESS)  # the load process: the server's URL
     parser.add_argument("--paths", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -415,66 +433,78 @@ def main() -> None:
                  "standings.json": ["/standings.json"]}
         (root / "paths.json").write_text(json.dumps(paths))
 
-        server = subprocess.Popen([sys.executable, "-m", "runner", "league", "serve", str(folder), "--port", "0",
-                                   "--priority", args.priority], env=ENV, stdout=subprocess.PIPE, text=True)
-        url = server.stdout.readline().split("league pages: ")[1].split(";")[0]
+        servers = {"L": start_server(folder, ROOT, args.priority)}
+        if args.before:
+            servers["B"] = start_server(folder, args.before.resolve(), args.before_priority)
         nothing = socket.socket()  # bound, never listening: a connection to it is refused at once
         nothing.bind(("127.0.0.1", 0))
-        stop, peak = threading.Event(), [0.0]
-        sampler = threading.Thread(target=peak_rss, args=(server.pid, stop, peak), daemon=True)
-        sampler.start()
+        stop, peaks = threading.Event(), {kind: [0.0] for kind in servers}
+        for kind, (server, _) in servers.items():
+            threading.Thread(target=peak_rss, args=(server.pid, stop, peaks[kind]), daemon=True).start()
         run = Run(args, folder, root / "paths.json")
         try:
             for _ in range(args.repeats):
                 run.phase("U", None, None)
                 run.phase("G", f"http://127.0.0.1:{nothing.getsockname()[1]}/", None)
-                run.phase("L", url, server.pid)
+                for kind, (server, url) in servers.items():
+                    run.phase(kind, url, server.pid)
             run.phase("U", None, None)
         finally:
             stop.set()
-            server.terminate()
-            server.wait(timeout=30)
+            for server, _ in servers.values():
+                server.terminate()
+                server.wait(timeout=30)
             nothing.close()
-    report(args, run, peak[0])
+    report(args, run, {kind: peak[0] for kind, peak in peaks.items()})
 
 
-def report(args: argparse.Namespace, run: Run, peak: float) -> None:
-    results = run.results
-    times = {kind: [t for r in results for t in r["times"][kind]] for kind in results[0]["times"]}
+def report(args: argparse.Namespace, run: Run, peaks: dict[str, float]) -> None:
+    print(f"\n{args.tabs} tabs, {args.loaders} loaders (think {args.think_ms} ms), {args.slow} slow sockets; "
+          f"{args.repeats} loaded phases of {args.seconds:.0f} s per server; league of {args.players} players, "
+          f"{args.history}+ matches; load processes at priority {args.load_priority}")
+    median = {kind: statistics.median(rates) for kind, rates in run.rates.items() if rates}
+    rates = lambda kind: ", ".join(f"{rate:.0f}" for rate in run.rates[kind])  # noqa: E731
+    print(f"league matches/min, medians: U {median['U']:.1f} (alone: {rates('U')}); G {median['G']:.1f} "
+          f"({(median['G'] / median['U'] - 1) * 100:+.1f}%: the load processes pointed at nothing, their own "
+          f"cost: {rates('G')})")
+    for kind in ("L", "B"):
+        if run.results[kind]:
+            name = (f"this checkout's server (--priority {args.priority})" if kind == "L"
+                    else f"--before {args.before}'s server (priority {args.before_priority})")
+            print(f"\n{kind}: {name}")
+            report_server(args, run, kind, median, peaks[kind])
+
+
+def report_server(args: argparse.Namespace, run: Run, kind: str, median: dict[str, float], peak: float) -> None:
+    results = run.results[kind]
+    times = {name: [t for r in results for t in r["times"][name]] for name in results[0]["times"]}
     heard = [h for r in results for h in r["heard"]]
     failed: dict[str, int] = {}
     for r in results:
         for name, count in r["failed"].items():
             failed[name] = failed.get(name, 0) + count
     requests = sum(len(values) for values in times.values())
-    when = {match: at for at, match in run.recorded}
+    when = {match: at for at, match in run.recorded[kind]}
     updates = [at - when[match] for at, match in heard if match in when and at >= when[match]]
-    print(f"\n{args.tabs} tabs, {args.loaders} loaders (think {args.think_ms} ms), {args.slow} slow sockets; "
-          f"{args.repeats} loaded phases of {args.seconds:.0f} s; league of {args.players} players, "
-          f"{args.history}+ matches; server --priority {args.priority}, load processes {args.load_priority}")
     print(f"{'kind':16s} {'p50 ms':>7s}  {'p90 ms':>7s}  {'p99 ms':>7s}  {'count':>6s}")
-    for kind, values in times.items():
-        print(f"{kind:16s} {quantiles(values)}")
+    for name, values in times.items():
+        print(f"{name:16s} {quantiles(values)}")
     print(f"{'live update':16s} {quantiles(updates)}")
     total = sum(failed.values())
     print(f"failed requests: {total} {failed if total else ''}")
     print(f"slow sockets cut off by the server: {sum(r['cut'] for r in results)}")
-    median = {kind: statistics.median(rates) for kind, rates in run.rates.items()}
-    rates = lambda kind: ", ".join(f"{rate:.0f}" for rate in run.rates[kind])  # noqa: E731
-    print(f"league matches/min, medians: U {median['U']:.1f} (alone: {rates('U')}); G {median['G']:.1f} "
-          f"({(median['G'] / median['U'] - 1) * 100:+.1f}%: the load processes pointed at nothing: {rates('G')}); "
-          f"L {median['L']:.1f} ({(median['L'] / median['U'] - 1) * 100:+.1f}%: loaded: {rates('L')})")
-    print("league loaded against the unloaded phases around it (the server's cost, the load processes' being G's): "
-          + ", ".join(f"{ratio * 100:+.1f}%" for ratio in run.paired())
-          + f"; median {statistics.median(run.paired()) * 100:+.1f}%")
-    server_cpu = run.server_cpu / max(run.server_seconds, 1e-9)
-    print(f"server peak memory (RSS): {peak:.0f} MB; server CPU {server_cpu * 100:.0f}% of a core while loaded "
-          f"({requests} page requests, {run.server_cpu / max(1, requests) * 1000:.2f} ms of CPU each including the "
-          "streams and slow sockets)")
-    load_cpu = {kind: statistics.median(values) * 100 for kind, values in run.load_cpu.items() if values}
-    print(f"the load processes' own CPU (median, % of a core): {load_cpu.get('L', 0):.0f} loaded, "
-          f"{load_cpu.get('G', 0):.0f} pointed at nothing; machine load average at the end: "
-          f"{os.getloadavg()[0]:.1f}")
+    paired = run.paired(kind)
+    print(f"league loaded: {median[kind]:.1f} matches/min (median of {', '.join(f'{r:.0f}' for r in run.rates[kind])}"
+          f"; {(median[kind] / median['U'] - 1) * 100:+.1f}% against U's median); each loaded phase against the U "
+          "phases around it: " + ", ".join(f"{ratio * 100:+.1f}%" for ratio in paired)
+          + f" (median {statistics.median(paired) * 100:+.1f}%; G says how much of it is the load processes')")
+    cpu = run.server_cpu[kind]
+    print(f"server peak memory (RSS): {peak:.0f} MB; server CPU {cpu / max(run.server_seconds[kind], 1e-9) * 100:.0f}% "
+          f"of a core while loaded ({requests} page requests, {cpu / max(1, requests) * 1000:.2f} ms of CPU each "
+          "including the streams and slow sockets)")
+    print(f"the load processes' own CPU (median): {statistics.median(run.load_cpu[kind]) * 100:.0f}% of a core "
+          f"(pointed at nothing: {statistics.median(run.load_cpu['G']) * 100:.0f}%); machine load average at the "
+          f"end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

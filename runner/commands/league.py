@@ -89,7 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     serve.add_argument("--trusted-proxy", metavar="ADDRESS", action="append", default=[],
                        help="a reverse proxy in front (e.g. 127.0.0.1): the submission throttle counts the client "
                        "address it gives in X-Forwarded-For (repeatable)")
-    serve.add_argument("--priority", choices=("normal", "low", "idle"), default="low",
+    serve.add_argument("--priority", choices=("normal", "low", "idle"), default="low",  # web/priority.py
                        help="the server's CPU priority beside the league on the same machine: low (the default: "
                        "SCHED_BATCH, nice 10) or idle (SCHED_IDLE) let the league's matches come first; normal "
                        "when the server has a machine of its own")

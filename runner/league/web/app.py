@@ -34,8 +34,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-import attrs
-
 from runner.league import submit_route as rules
 from runner.league.inbox import pending, post_event
 from runner.league.players import player_of_token
@@ -96,6 +94,7 @@ class LeagueApp:
         self._pushed_at = self._woken_at = 0.0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._poller: asyncio.Task | None = None
+        self._refresher_task: asyncio.Task | None = None
         self._cached: dict[str, Kept] = {}
         self._hot: dict[str, float] = {}  # a kept page's path -> when it was last asked for
         self._rendering: dict[str, asyncio.Future] = {}
@@ -152,6 +151,7 @@ class LeagueApp:
         self.key = self.pushed = state_key(self.db())
         self._pushed_at = self._woken_at = time.monotonic()
         self._poller = self._loop.create_task(self._poll())
+        self._refresher_task = self._loop.create_task(self._refresh_hot())
 
     async def _poll(self) -> None:
         """The one reader of the state key: tells the live tabs' streams of a change (at most every
@@ -168,7 +168,6 @@ class LeagueApp:
                 self._tell_streams()
             elif now - self._woken_at >= HEARTBEAT_S:
                 self._tell_streams()
-            self._refresh_hot(now)
 
     def _tell_streams(self) -> None:
         """Wake every live tab's stream: each sends the state it was not told yet, else an idle comment."""
@@ -178,20 +177,34 @@ class LeagueApp:
         if not wake.done():
             wake.set_result(None)
 
-    def _refresh_hot(self, now: float) -> None:
-        """Render again, in the background, each kept page asked for lately that the league changed."""
+    async def _refresh_hot(self) -> None:
+        """Render again, in the background and one at a time (the oldest first), each kept page asked for
+        lately that the league changed since; a request for the page being rendered waits for that render
+        alone, one for another page has a thread of its own (`_threads`)."""
+        while not self.stopping:
+            path = self._stalest(time.monotonic())
+            if path is None:
+                await asyncio.sleep(POLL_S)
+                continue
+            try:
+                await self._render_once(path, self._refresher)
+            except Exception:  # noqa: BLE001 (the next request renders it, and answers its own error)
+                if self.stopping:
+                    break
+                log.exception("league web: rendering %s in the background failed", path)
+                await asyncio.sleep(POLL_S)
+
+    def _stalest(self, now: float) -> str | None:
+        """The kept page asked for lately that was rendered longest ago, if the league changed since and it
+        is at least RENDER_EVERY_S old; pages not asked for within HOT_S are forgotten here."""
+        found, oldest = None, now - RENDER_EVERY_S
         for path, asked in list(self._hot.items()):
             kept = self._cached.get(path)
             if now - asked > HOT_S or kept is None:
                 del self._hot[path]
-            elif kept.key != self.key and now - kept.at >= RENDER_EVERY_S and path not in self._rendering:
-                self._loop.create_task(self._refresh(path))  # type: ignore[union-attr]
-
-    async def _refresh(self, path: str) -> None:
-        try:
-            await self._render_once(path, self._refresher)
-        except Exception:  # noqa: BLE001 (the next request renders it, and answers its own error)
-            log.exception("league web: rendering %s in the background failed", path)
+            elif kept.key != self.key and kept.at <= oldest and path not in self._rendering:
+                found, oldest = path, kept.at
+        return found
 
     async def _route(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         path = scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0].lstrip("/")

@@ -33,6 +33,7 @@ from pathlib import Path
 from runner.errors import UserError
 from runner.league.web.app import LeagueApp
 from runner.league.web.league_data import LeagueSource
+from runner.league.web.priority import DEFAULT_PRIORITY, set_priority
 
 #: A request's headers must have arrived this long after the connection opened (or the last answer ended).
 HEADERS_S = 10.0
@@ -41,11 +42,6 @@ STALLED_S = 30.0
 #: Connections (and requests in progress) at once: 300 live tabs + 500 slow sockets + readers, with room.
 CONNECTIONS = 2000
 BACKLOG = 2048
-#: `league serve --priority`: the server's CPU scheduling beside the league (see set_priority).
-PRIORITIES = ("normal", "low", "idle")
-DEFAULT_PRIORITY = "low"
-#: The nice value of --priority low (SCHED_BATCH besides: no waking up ahead of the league's processes).
-LOW_NICE = 10
 
 
 def _guarded_h11() -> type:
@@ -235,23 +231,6 @@ def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], par
                 watcher.cancel()
 
     asyncio.run(main())
-
-
-def set_priority(priority: str) -> None:
-    """This process's CPU scheduling, for its threads to come as well (so it is set before any is started):
-    `normal` leaves it as it is; `low` is SCHED_BATCH and nice LOW_NICE (a share of a busy CPU about a tenth of
-    a league process's, and it never preempts one on waking); `idle` is SCHED_IDLE (only the CPU nothing else
-    wants). Where the platform has no such policy, nice alone (19 for idle)."""
-    if priority == "normal":
-        return
-    policy = getattr(os, "SCHED_IDLE" if priority == "idle" else "SCHED_BATCH", None)
-    with contextlib.suppress(OSError, AttributeError):
-        if policy is not None:
-            os.sched_setscheduler(0, policy, os.sched_param(0))
-            if priority == "idle":
-                return
-    with contextlib.suppress(OSError):
-        os.nice(max(0, (19 if priority == "idle" else LOW_NICE) - os.nice(0)))
 
 
 def die_with_parent() -> None:
