@@ -126,7 +126,7 @@ def test_an_error_is_a_one_line_500_without_a_path_and_the_server_goes_on(served
 def test_pages_are_rendered_once_per_change_with_etag_and_304(served, monkeypatch) -> None:
     folder, server = served
     monkeypatch.setattr(app_module, "RENDER_EVERY_S", 0.3)
-    monkeypatch.setattr(app_module, "STALE_S", 60.0)  # no request waits: the change is rendered in the background
+    monkeypatch.setattr(app_module, "STALE_HOT_S", 60.0)  # no request waits: the change is rendered in the background
     address = urlsplit(server.url)
 
     def fetch(path: str, etag: str | None = None):
@@ -198,6 +198,7 @@ def test_readers_do_not_block_the_writer(served, monkeypatch) -> None:
     """A page read while the league holds a write transaction still answers (WAL), and the write commits."""
     folder, server = served
     monkeypatch.setattr(app_module, "STALE_S", 0.3)
+    monkeypatch.setattr(app_module, "HOT_S", 0.0)  # a page nobody asks for lately: rendered for its request
     writer = connect(folder)
     writer.execute("BEGIN IMMEDIATE")
     writer.execute("INSERT INTO events (time, kind, player, text) VALUES (1.9e9, 'note', NULL, 'during a read')")

@@ -4,11 +4,13 @@ Work is done once, not per request (kept.py): a page is rendered on a worker thr
 asked for, once however many ask at the same moment, and kept in memory with its gzip form and an ETag (304
 when the browser has it; `Cache-Control: public, max-age=2`, which a reverse proxy may honour). While the
 league changes (the state key: the newest match's and event's ids), a page asked for within HOT_S is rendered
-again in the background, at most every RENDER_EVERY_S, so a request, a tab's reload included, is a dict
-look-up: it waits for a render only when its page is older than STALE_S and the league changed since (a page
-nobody asked for lately). Live pages hear of changes through one server-sent-events stream per tab
-(`/updates`), fed by one task that reads the state key every POLL_S for all of them and tells them at most
-every PUSH_EVERY_S (a tab reloads at most every few seconds anyway); an idle tab costs an open socket.
+again in the background, one page at a time, at most every RENDER_EVERY_S, so a request for it, a tab's
+reload included, is a dict look-up (were the background renders to fall behind on a starved CPU, such a page
+waits for a render of its own only once it is STALE_HOT_S old); a page nobody asked for lately is rendered
+for the request that finds it older than STALE_S with the league changed since. Live pages hear of changes
+through one server-sent-events stream per tab (`/updates`), fed by one task that reads the state key every
+POLL_S for all of them and tells them at most every PUSH_EVERY_S (a tab reloads at most every few seconds
+anyway); an idle tab costs an open socket.
 Replays are files the league wrote (`DIR/replays/<id>.html.gz`), kept in memory once read and sent
 compressed to browsers that take gzip.
 
@@ -55,10 +57,11 @@ TEXT = "text/plain; charset=utf-8"
 #: comment (so proxies and browsers keep it open, and a dead peer is found).
 POLL_S, PUSH_EVERY_S, HEARTBEAT_S = 0.1, 1.0, 20.0
 #: A kept page asked for within HOT_S is rendered again in the background when the league changed, at most
-#: every RENDER_EVERY_S; a request waits for a render only when its page is older than STALE_S and the league
-#: changed since (pages/RELOAD_MS is 5 s: a tab told of a change reloads after its page is at least that old,
-#: and gets one rendered after the change).
-HOT_S, RENDER_EVERY_S, STALE_S = 10.0, 2.0, 4.0
+#: every RENDER_EVERY_S (pages/RELOAD_MS is 5 s: a tab told of a change reloads once its page is at least
+#: that old, by when the background has rendered it again). A request renders a page for itself only when
+#: the league changed since it was kept and it is older than STALE_S, or STALE_HOT_S when it is asked for
+#: lately (its background render fell behind).
+HOT_S, RENDER_EVERY_S, STALE_S, STALE_HOT_S = 10.0, 3.0, 4.0, 30.0
 #: An upload's body: each chunk must come within BODY_CHUNK_S, the whole body within BODY_TOTAL_S.
 BODY_CHUNK_S, BODY_TOTAL_S = 30.0, 300.0
 #: A sign-in form's body is small.
@@ -247,7 +250,8 @@ class LeagueApp:
         path = ALIASES.get(path, path)
         now = time.monotonic()
         kept = self._cached.get(path)
-        if kept is None or (kept.key != self.key and now - kept.at >= STALE_S):
+        stale_after = STALE_HOT_S if now - self._hot.get(path, -HOT_S - 1) <= HOT_S else STALE_S
+        if kept is None or (kept.key != self.key and now - kept.at >= stale_after):
             kept = await self._render_once(path, self._threads)
         if isinstance(kept, Response):  # not a page that is kept (a 404)
             await respond(send, kept.status, kept.content_type, kept.body, headers=[("cache-control", "no-cache")])
