@@ -455,7 +455,7 @@ def main() -> None:
                 server.terminate()
                 server.wait(timeout=30)
             nothing.close()
-    report(args, run, {kind: peak[0] for kind, peak in peaks.items()})
+        report(args, run, {kind: peak[0] for kind, peak in peaks.items()})  # before the (slow) clean-up
 
 
 def report(args: argparse.Namespace, run: Run, peaks: dict[str, float]) -> None:

@@ -37,6 +37,11 @@ from runner.league.web.priority import DEFAULT_PRIORITY, set_priority
 
 #: A request's headers must have arrived this long after the connection opened (or the last answer ended).
 HEADERS_S = 10.0
+#: An idle kept-alive connection is closed after this long: longer than a live tab's time between reloads
+#: (5-8 s, pages.RELOAD_MS and JITTER_MS), so a tab's reload reuses its connection instead of opening one
+#: (uvicorn's default of 5 s made nearly every reload a new connection); shorter than HEADERS_S, whose
+#: deadline would abort it.
+KEEP_ALIVE_S = 9
 #: A client whose socket takes nothing for this long while an answer waits to be sent is cut off.
 STALLED_S = 30.0
 #: Connections (and requests in progress) at once: 300 live tabs + 500 slow sockets + readers, with room.
@@ -169,7 +174,7 @@ def _server(app: LeagueApp) -> object:
     logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
     config = uvicorn.Config(app, http=_guarded_h11(), loop="asyncio", lifespan="off", ws="none",
                             log_config=None, access_log=False, limit_concurrency=CONNECTIONS, backlog=BACKLOG,
-                            timeout_keep_alive=5, timeout_graceful_shutdown=1, server_header=False)
+                            timeout_keep_alive=KEEP_ALIVE_S, timeout_graceful_shutdown=1, server_header=False)
     return Server(config)
 
 
