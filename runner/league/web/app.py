@@ -95,6 +95,7 @@ class LeagueApp:
         self.stopping = False
         self._wake: asyncio.Future | None = None  # done when the streams are to send (a change, or a heartbeat)
         self._pushed_at = self._woken_at = 0.0
+        self._pushes = 0  # how many changes the streams were told of
         self._loop: asyncio.AbstractEventLoop | None = None
         self._poller: asyncio.Task | None = None
         self._refresher_task: asyncio.Task | None = None
@@ -158,7 +159,8 @@ class LeagueApp:
 
     async def _poll(self) -> None:
         """The one reader of the state key: tells the live tabs' streams of a change (at most every
-        PUSH_EVERY_S), or that nothing happened (every HEARTBEAT_S), and starts the background renders."""
+        PUSH_EVERY_S), or that nothing happened (every HEARTBEAT_S); `key` is what the background renders
+        (_refresh_hot) and the requests compare their kept pages with."""
         while not self.stopping:
             await asyncio.sleep(POLL_S)
             try:
@@ -168,6 +170,7 @@ class LeagueApp:
             now = time.monotonic()
             if self.key != self.pushed and now - self._pushed_at >= PUSH_EVERY_S:
                 self.pushed, self._pushed_at = self.key, now
+                self._pushes += 1
                 self._tell_streams()
             elif now - self._woken_at >= HEARTBEAT_S:
                 self._tell_streams()
@@ -345,7 +348,8 @@ class LeagueApp:
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", b"text/event-stream"), (b"cache-control", b"no-store"),
             (b"x-accel-buffering", b"no")]})
-        key = self.pushed
+        # the newest state at once (a page kept from before it reloads in a few seconds), then each push
+        key, pushes = self.key, self._pushes
         await send({"type": "http.response.body", "body": f"retry: 5000\ndata: {key}\n\n".encode(),
                     "more_body": True})
         try:
@@ -355,8 +359,8 @@ class LeagueApp:
                 await asyncio.wait((wake, gone), return_when=asyncio.FIRST_COMPLETED)  # no task made per wait
                 if gone.done() or self.stopping:
                     break
-                if key != self.pushed:
-                    key = self.pushed
+                if pushes != self._pushes and key != self.pushed:  # pushed: newer than when the stream began
+                    key, pushes = self.pushed, self._pushes
                     await send({"type": "http.response.body", "body": f"data: {key}\n\n".encode(),
                                 "more_body": True})
                 else:
