@@ -55,7 +55,7 @@ TEXT = "text/plain; charset=utf-8"
 #: a tab reloads at most every few seconds, pages/RELOAD_MS, so more would be work for nothing: the first
 #: change after a quiet spell is told at once, later ones together), and how often an idle stream sends a
 #: comment (so proxies and browsers keep it open, and a dead peer is found).
-POLL_S, PUSH_EVERY_S, HEARTBEAT_S = 0.1, 1.0, 20.0
+POLL_S, PUSH_EVERY_S, HEARTBEAT_S = 0.1, 0.5, 20.0
 #: A kept page asked for within HOT_S is rendered again in the background when the league changed, at most
 #: every RENDER_EVERY_S (pages/RELOAD_MS is 5 s: a tab told of a change reloads once its page is at least
 #: that old, by when the background has rendered it again). A request renders a page for itself only when
