@@ -1,7 +1,8 @@
 """The league's web pages under a class's load while the league plays (issue 32.5).
 
     python benchmarks/league_web.py                  # 40 players, 6,400 matches of history, 300 tabs, 50 loaders
-    python benchmarks/league_web.py --seconds 30 --tabs 100
+    python benchmarks/league_web.py --seconds 20 --repeats 3 --tabs 100
+    python benchmarks/league_web.py --priority normal --load-priority normal    # everything at one priority
 
 A league of shell bots playing fast Tower Defence matches (one finished every ~0.2 s) runs in this process;
 `td-runner league serve` serves it from its own process; a load process holds `--tabs` live pages open (each
@@ -10,7 +11,17 @@ on the server-sent-events stream, reloading its page as a browser tab does, at m
 standings.json) one after another, and keeps `--slow` sockets trickling a request's headers a byte a second
 (reconnecting whenever the server cuts one off). Printed: p50/p90/p99 per page kind, of the tabs' reloads
 and of the live updates (from a match's record to a tab hearing of it), failed requests, the league's matches
-per minute unloaded (before and after) and loaded, and the server's peak memory.
+per minute in each kind of phase, and the server's peak memory and CPU.
+
+The league's rate is measured in phases of `--seconds`, alternating `--repeats` times: U (the league alone, the
+server idle), G (the same load processes pointed at nothing: a port where no server listens, so they spin on
+refused connections, as busy as they can be) and L (the load on the server), then a last U; medians are
+printed, and the median of each L phase against the mean of the U phases around it. The load processes stand
+for a class's browsers, which run on other machines: they run at `--load-priority` (idle by default:
+SCHED_IDLE, CPU the league and the server leave), and G shows what they alone cost the league, so that L
+against U is the server's cost. The server runs at `--priority` (`league serve --priority`). `--before DIR`:
+another checkout's `league serve` (an older version of the server) is measured in the same run, in B phases
+under the same load, for a before-and-after comparison on the same machine at the same time.
 """
 
 from __future__ import annotations
@@ -159,18 +170,20 @@ class Load:
         try:
             extra = f"If-None-Match: {etag}\r\n" if etag else ""
             writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n{extra}\r\n".encode())
-            status_line = await reader.readline()
-            if not status_line:
-                raise ConnectionError("closed by the server")
-            status = int(status_line.split()[1])
+            try:
+                head = await reader.readuntil(b"\r\n\r\n")  # one read for the status line and headers
+            except asyncio.IncompleteReadError as exc:
+                raise ConnectionError("closed by the server") from exc
+            lines = head.decode("latin-1").lower().split("\r\n")
+            status = int(lines[0].split()[1])
             length, tag, close = 0, None, False
-            while (line := await reader.readline()) not in (b"\r\n", b""):
-                name, _, value = line.decode("latin-1").partition(":")
-                if name.lower() == "content-length":
+            for line in lines[1:]:
+                name, _, value = line.partition(":")
+                if name == "content-length":
                     length = int(value)
-                elif name.lower() == "etag":
+                elif name == "etag":
                     tag = value.strip()
-                elif name.lower() == "connection" and "close" in value.lower():
+                elif name == "connection" and "close" in value:
                     close = True
             await reader.readexactly(length)
         except BaseException:
@@ -279,6 +292,7 @@ class Load:
 def load_main(args: argparse.Namespace) -> None:
     import resource
 
+    set_priority(args.load_priority)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     host, port = args.load.split("//")[1].rstrip("/").split(":")
@@ -286,6 +300,12 @@ def load_main(args: argparse.Namespace) -> None:
     asyncio.run(load.run(args.tabs, args.loaders, args.slow))
     print(json.dumps({"times": load.times, "heard": load.heard, "failed": load.failed, "cut": load.cut,
                       "cpu": time.process_time()}))
+
+
+def set_priority(priority: str) -> None:
+    from runner.league.web.priority import set_priority as lower  # a light module: imported before the rest
+
+    lower(priority)
 
 
 # --- the whole run ------------------------------------------------------------------------------------------------
@@ -302,24 +322,100 @@ def quantiles(values: list[float]) -> str:
     return f"{at(0.5):7.1f}  {at(0.9):7.1f}  {at(0.99):7.1f}  {len(ordered):6d}"
 
 
+class Run:
+    """The phases of one run (see the module docstring) and what they measured."""
+
+    def __init__(self, args: argparse.Namespace, folder: Path, paths: Path) -> None:
+        self.args, self.folder, self.paths = args, folder, paths
+        self.rates: dict[str, list[float]] = {"U": [], "G": [], "L": [], "B": []}
+        self.order: list[tuple[str, float]] = []
+        self.results: dict[str, list[dict]] = {"L": [], "B": []}
+        self.recorded: dict[str, list[tuple[float, int]]] = {"L": [], "B": []}
+        self.load_cpu: dict[str, list[float]] = {"G": [], "L": [], "B": []}
+        self.server_cpu = {"L": 0.0, "B": 0.0}
+        self.server_seconds = {"L": 0.0, "B": 0.0}
+
+    def loads(self, url: str) -> list[subprocess.Popen]:
+        args = self.args
+        share = lambda total, n: total // args.clients + (n < total % args.clients)  # noqa: E731
+        return [subprocess.Popen([sys.executable, __file__, "--load", url, "--paths", str(self.paths),
+                                  "--seconds", str(args.seconds), "--tabs", str(share(args.tabs, n)),
+                                  "--loaders", str(share(args.loaders, n)), "--slow", str(share(args.slow, n)),
+                                  "--think-ms", str(args.think_ms), "--load-priority", args.load_priority],
+                                 env=ENV, stdout=subprocess.PIPE, text=True) for n in range(args.clients)]
+
+    def phase(self, kind: str, url: str | None, server: int | None) -> None:
+        """Play one phase: U (no load), G (the load pointed at `url`, where nothing listens), L or B (at the
+        server `url`, process `server`: this checkout's, or --before's)."""
+        loads = self.loads(url) if url else []
+        cpu_before, started = (cpu_seconds(server), time.monotonic()) if server else (0.0, 0.0)
+        rate = play(self.folder, self.args.seconds, self.recorded.get(kind))
+        results = [json.loads(load.communicate()[0]) for load in loads]
+        if server:
+            self.server_cpu[kind] += cpu_seconds(server) - cpu_before
+            self.server_seconds[kind] += time.monotonic() - started
+        if loads:
+            self.load_cpu[kind].append(sum(r["cpu"] for r in results) / self.args.seconds)
+        if server:
+            self.results[kind] += results
+        self.rates[kind].append(rate)
+        self.order.append((kind, rate))
+        print(f"  {kind}: {rate:.1f} matches/min" + (f", load processes {self.load_cpu[kind][-1] * 100:.0f}% of a "
+                                                    "core" if loads else ""), flush=True)
+
+    def paired(self, loaded: str) -> list[float]:
+        """Each `loaded` (L or B) phase's rate against the mean of the nearest U phases before and after it."""
+        ratios = []
+        for at, (kind, rate) in enumerate(self.order):
+            if kind == loaded:
+                before = [r for k, r in self.order[:at] if k == "U"][-1:]
+                after = [r for k, r in self.order[at:] if k == "U"][:1]
+                ratios.append(rate / statistics.mean(before + after) - 1)
+        return ratios
+
+
+def start_server(folder: Path, root: Path, priority: str) -> tuple[subprocess.Popen, str]:
+    """`league serve` of the checkout at `root` on a free port (`--priority` left out when normal, so that an
+    older server without the option runs too); the process and its URL."""
+    command = [sys.executable, "-m", "runner", "league", "serve", str(folder), "--port", "0"]
+    command += ["--priority", priority] if priority != "normal" else []
+    server = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(root)}, stdout=subprocess.PIPE,
+                              text=True)
+    return server, server.stdout.readline().split("league pages: ")[1].split(";")[0]
+
+
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--history", type=int, default=6400, help="recorded matches before the run")
     parser.add_argument("--rounds", type=int, default=10, help="Tower Defence --max-rounds of the played matches")
-    parser.add_argument("--seconds", type=float, default=45, help="each phase: unloaded, loaded, unloaded")
+    parser.add_argument("--seconds", type=float, default=30, help="each phase (U, G, L)")
+    parser.add_argument("--repeats", type=int, default=2, help="U G L phases, then a last U")
     parser.add_argument("--tabs", type=int, default=300)
     parser.add_argument("--loaders", type=int, default=50)
     parser.add_argument("--slow", type=int, default=500)
     parser.add_argument("--think-ms", type=int, default=0, help="a loader's mean pause between pages (0: none, "
                         "each loads its next page as soon as it has the last)")
     parser.add_argument("--clients", type=int, default=2, help="load processes sharing the tabs, loaders, sockets")
+    parser.add_argument("--priority", choices=("normal", "low", "idle"), default="low",
+                        help="the server's (league serve --priority)")
+    parser.add_argument("--load-priority", choices=("normal", "low", "idle"), default="idle",
+                        help="the load processes' (they stand for browsers on other machines)")
+    parser.add_argument("--before", type=Path, metavar="DIR", help="a checkout of an older td-runner whose "
+                        "`league serve` is measured too (B phases, at --before-priority), e.g. a `git worktree` of "
+                        "an older commit")
+    parser.add_argument("--before-priority", choices=("normal", "low", "idle"), default="normal")
     parser.add_argument("--load", help=argparse.SUPPRESS)  # the load process: the server's URL
     parser.add_argument("--paths", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.load:
         load_main(args)
         return
+    import socket
+
     from runner.league.store import connect
     from runner.league.web.pages import player_path
 
@@ -337,59 +433,78 @@ def main() -> None:
                  "standings.json": ["/standings.json"]}
         (root / "paths.json").write_text(json.dumps(paths))
 
-        before = play(folder, args.seconds)
-        print(f"unloaded: {before:.1f} matches/min", flush=True)
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        server = subprocess.Popen([sys.executable, "-m", "runner", "league", "serve", str(folder), "--port", "0"],
-                                  env=env, stdout=subprocess.PIPE, text=True)
-        url = server.stdout.readline().split("league pages: ")[1].split(";")[0]
-        stop, peak = threading.Event(), [0.0]
-        sampler = threading.Thread(target=peak_rss, args=(server.pid, stop, peak), daemon=True)
-        sampler.start()
-        share = lambda total, n: total // args.clients + (n < total % args.clients)  # noqa: E731
-        loads = [subprocess.Popen([sys.executable, __file__, "--load", url, "--paths", str(root / "paths.json"),
-                                   "--seconds", str(args.seconds), "--tabs", str(share(args.tabs, n)), "--loaders",
-                                   str(share(args.loaders, n)), "--slow", str(share(args.slow, n)),
-                                   "--think-ms", str(args.think_ms)], env=env,
-                                  stdout=subprocess.PIPE, text=True) for n in range(args.clients)]
-        recorded: list[tuple[float, int]] = []
-        cpu_before, started = cpu_seconds(server.pid), time.monotonic()
-        loaded = play(folder, args.seconds, recorded)
-        results = [json.loads(load.communicate()[0]) for load in loads]
-        server_cpu = (cpu_seconds(server.pid) - cpu_before) / (time.monotonic() - started)
-        stop.set()
-        server.terminate()
-        server.wait(timeout=30)
-        after = play(folder, args.seconds)
-        print(f"loaded: {loaded:.1f} matches/min; unloaded again: {after:.1f} matches/min", flush=True)
+        servers = {"L": start_server(folder, ROOT, args.priority)}
+        if args.before:
+            servers["B"] = start_server(folder, args.before.resolve(), args.before_priority)
+        nothing = socket.socket()  # bound, never listening: a connection to it is refused at once
+        nothing.bind(("127.0.0.1", 0))
+        stop, peaks = threading.Event(), {kind: [0.0] for kind in servers}
+        for kind, (server, _) in servers.items():
+            threading.Thread(target=peak_rss, args=(server.pid, stop, peaks[kind]), daemon=True).start()
+        run = Run(args, folder, root / "paths.json")
+        try:
+            for _ in range(args.repeats):
+                run.phase("U", None, None)
+                run.phase("G", f"http://127.0.0.1:{nothing.getsockname()[1]}/", None)
+                for kind, (server, url) in servers.items():
+                    run.phase(kind, url, server.pid)
+            run.phase("U", None, None)
+        finally:
+            stop.set()
+            for server, _ in servers.values():
+                server.terminate()
+                server.wait(timeout=30)
+            nothing.close()
+        report(args, run, {kind: peak[0] for kind, peak in peaks.items()})  # before the (slow) clean-up
 
-    result = {"times": {kind: [t for r in results for t in r["times"][kind]] for kind in results[0]["times"]},
-              "heard": [h for r in results for h in r["heard"]], "cut": sum(r["cut"] for r in results), "failed": {}}
+
+def report(args: argparse.Namespace, run: Run, peaks: dict[str, float]) -> None:
+    print(f"\n{args.tabs} tabs, {args.loaders} loaders (think {args.think_ms} ms), {args.slow} slow sockets; "
+          f"{args.repeats} loaded phases of {args.seconds:.0f} s per server; league of {args.players} players, "
+          f"{args.history}+ matches; load processes at priority {args.load_priority}")
+    median = {kind: statistics.median(rates) for kind, rates in run.rates.items() if rates}
+    rates = lambda kind: ", ".join(f"{rate:.0f}" for rate in run.rates[kind])  # noqa: E731
+    print(f"league matches/min, medians: U {median['U']:.1f} (alone: {rates('U')}); G {median['G']:.1f} "
+          f"({(median['G'] / median['U'] - 1) * 100:+.1f}%: the load processes pointed at nothing, their own "
+          f"cost: {rates('G')})")
+    for kind in ("L", "B"):
+        if run.results[kind]:
+            name = (f"this checkout's server (--priority {args.priority})" if kind == "L"
+                    else f"--before {args.before}'s server (priority {args.before_priority})")
+            print(f"\n{kind}: {name}")
+            report_server(args, run, kind, median, peaks[kind])
+
+
+def report_server(args: argparse.Namespace, run: Run, kind: str, median: dict[str, float], peak: float) -> None:
+    results = run.results[kind]
+    times = {name: [t for r in results for t in r["times"][name]] for name in results[0]["times"]}
+    heard = [h for r in results for h in r["heard"]]
+    failed: dict[str, int] = {}
     for r in results:
         for name, count in r["failed"].items():
-            result["failed"][name] = result["failed"].get(name, 0) + count
-    requests = sum(len(values) for values in result["times"].values())
-    load_cpu = sum(r["cpu"] for r in results) / args.seconds
-    when = {match: at for at, match in recorded}
-    updates = [at - when[match] for at, match in result["heard"] if match in when and at >= when[match]]
-    print(f"\n{args.tabs} tabs, {args.loaders} loaders (think {args.think_ms} ms), {args.slow} slow sockets, "
-          f"{args.seconds:.0f} s; "
-          f"league of {args.players} players, {args.history}+ matches")
+            failed[name] = failed.get(name, 0) + count
+    requests = sum(len(values) for values in times.values())
+    when = {match: at for at, match in run.recorded[kind]}
+    updates = [at - when[match] for at, match in heard if match in when and at >= when[match]]
     print(f"{'kind':16s} {'p50 ms':>7s}  {'p90 ms':>7s}  {'p99 ms':>7s}  {'count':>6s}")
-    for kind, values in result["times"].items():
-        print(f"{kind:16s} {quantiles(values)}")
+    for name, values in times.items():
+        print(f"{name:16s} {quantiles(values)}")
     print(f"{'live update':16s} {quantiles(updates)}")
-    failed = sum(result["failed"].values())
-    print(f"failed requests: {failed} {result['failed'] if failed else ''}")
-    print(f"slow sockets cut off by the server: {result['cut']}")
-    unloaded = statistics.mean((before, after))
-    print(f"league: {unloaded:.1f} matches/min unloaded (mean of {before:.1f} and {after:.1f}), {loaded:.1f} loaded "
-          f"({(loaded / unloaded - 1) * 100:+.1f}%)")
-    print(f"server peak memory (RSS): {peak[0]:.0f} MB; server CPU {server_cpu * 100:.0f}% of a core while loaded "
-          f"({requests} page requests, {server_cpu * args.seconds / max(1, requests) * 1000:.2f} ms of CPU each "
+    total = sum(failed.values())
+    print(f"failed requests: {total} {failed if total else ''}")
+    print(f"slow sockets cut off by the server: {sum(r['cut'] for r in results)}")
+    paired = run.paired(kind)
+    print(f"league loaded: {median[kind]:.1f} matches/min (median of {', '.join(f'{r:.0f}' for r in run.rates[kind])}"
+          f"; {(median[kind] / median['U'] - 1) * 100:+.1f}% against U's median); each loaded phase against the U "
+          "phases around it: " + ", ".join(f"{ratio * 100:+.1f}%" for ratio in paired)
+          + f" (median {statistics.median(paired) * 100:+.1f}%; G says how much of it is the load processes')")
+    cpu = run.server_cpu[kind]
+    print(f"server peak memory (RSS): {peak:.0f} MB; server CPU {cpu / max(run.server_seconds[kind], 1e-9) * 100:.0f}% "
+          f"of a core while loaded ({requests} page requests, {cpu / max(1, requests) * 1000:.2f} ms of CPU each "
           "including the streams and slow sockets)")
-    print(f"the load processes' own CPU: {load_cpu * 100:.0f}% of a core (on the same 2 cores as the league and "
-          f"the server); machine load average at the end: {os.getloadavg()[0]:.1f}")
+    print(f"the load processes' own CPU (median): {statistics.median(run.load_cpu[kind]) * 100:.0f}% of a core "
+          f"(pointed at nothing: {statistics.median(run.load_cpu['G']) * 100:.0f}%); machine load average at the "
+          f"end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

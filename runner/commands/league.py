@@ -90,6 +90,10 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     serve.add_argument("--trusted-proxy", metavar="ADDRESS", action="append", default=[],
                        help="a reverse proxy in front (e.g. 127.0.0.1): the submission throttle counts the client "
                        "address it gives in X-Forwarded-For (repeatable)")
+    serve.add_argument("--priority", choices=("normal", "low", "idle"), default="low",  # web/priority.py
+                       help="the server's CPU priority beside the league on the same machine: low (the default: "
+                       "SCHED_BATCH, nice 10) or idle (SCHED_IDLE) let the league's matches come first; normal "
+                       "when the server has a machine of its own")
     serve.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # league run --serve: the socket it bound
     serve.add_argument("--parent", type=int, help=argparse.SUPPRESS)  # and its pid: stop when it is gone
 
@@ -263,7 +267,7 @@ def _serve(args: argparse.Namespace, streams) -> int:
         if organiser is not None:
             print(f"organiser: sign in on any player page with the token in {organiser}", file=streams.out,
                   flush=True)
-    serve(args.folder, sock, args.trusted_proxy, parent=args.parent)
+    serve(args.folder, sock, args.trusted_proxy, parent=args.parent, priority=args.priority)
     return ExitCode.OK
 
 

@@ -1,6 +1,6 @@
 """`league serve` as its own process and `league run --serve` starting it as a child (issue 32.1): one error
 line for a folder that is no league; the league plays on when its server is killed and a new `league serve`
-picks up; the child dies with the league."""
+picks up; the child dies with the league; the server runs below the league's CPU priority."""
 
 from __future__ import annotations
 
@@ -40,6 +40,12 @@ def line_with(process: subprocess.Popen, words: str, timeout: float = 60) -> str
 def state(url: str) -> dict:
     with urllib.request.urlopen(url + "state.json", timeout=10) as response:
         return json.loads(response.read())
+
+
+def scheduling(pid: int) -> tuple[int, int]:
+    """A process's (nice value, scheduling policy), from /proc/PID/stat (fields 19 and 41)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()
+    return int(fields[16]), int(fields[38])
 
 
 def alive(pid: int) -> bool:
@@ -93,9 +99,10 @@ def test_the_league_plays_on_when_its_server_is_killed_and_a_new_one_picks_up(tm
             assert time.monotonic() < deadline and league.poll() is None
             time.sleep(0.2)
 
-        serve = td_runner("league", "serve", folder, "--port", "0")
+        serve = td_runner("league", "serve", folder, "--port", "0", "--priority", "idle")
         url = line_with(serve, "league pages:").split("league pages: ")[1].split(";")[0]
         now = state(url)["matches"]
+        assert scheduling(serve.pid)[1] == os.SCHED_IDLE  # (set before it serves) only the CPU the league leaves
         deadline = time.monotonic() + 60
         while state(url)["matches"] <= now:  # the new server sees the league's new matches
             assert time.monotonic() < deadline
@@ -119,6 +126,7 @@ def test_the_server_child_dies_with_the_league(tmp_path: Path) -> None:
         child = int(first.split("process ")[1].rstrip(")\n"))
         url = first.split("league pages: ")[1].split()[0]
         assert "key" in state(url)
+        assert scheduling(child) == (10, os.SCHED_BATCH)  # --priority low: the league's matches come first
         league.kill()  # kill -9: no clean-up in the league
         league.wait(timeout=10)
         deadline = time.monotonic() + 3

@@ -1,6 +1,7 @@
 """The league's web server over real HTTP: every route answers, unknown paths are 404, standings.json is the
 league's standings_json, a replay is sent as the league stored it (compressed to browsers that take gzip)
-and never built on a request, pages are rendered once per change and answer 304 to their ETag, a client
+and never built on a request, pages are rendered once per change (in the background for pages asked for
+lately) and answer 304 to their ETag, a client
 trickling its headers is cut off, errors are one-line 500s without a path that leave the server serving."""
 
 from __future__ import annotations
@@ -122,8 +123,10 @@ def test_an_error_is_a_one_line_500_without_a_path_and_the_server_goes_on(served
     assert get(server, "/index.html")[0] == 200
 
 
-def test_pages_are_rendered_once_per_change_with_etag_and_304(served) -> None:
+def test_pages_are_rendered_once_per_change_with_etag_and_304(served, monkeypatch) -> None:
     folder, server = served
+    monkeypatch.setattr(app_module, "RENDER_EVERY_S", 0.3)
+    monkeypatch.setattr(app_module, "STALE_HOT_S", 60.0)  # no request waits: the change is rendered in the background
     address = urlsplit(server.url)
 
     def fetch(path: str, etag: str | None = None):
@@ -144,7 +147,10 @@ def test_pages_are_rendered_once_per_change_with_etag_and_304(served) -> None:
     db.execute("INSERT INTO matches (id, task, seed, finished, end_reason, rounds, draw, wall_seconds, cpu_seconds) "
                "VALUES (8, 8, 8, 1.8e9, 'max_rounds', 4, 1, 1.0, 0.01)")
     db.close()
-    time.sleep(app_module.RENDER_EVERY_S)  # a page is rendered again at most this often
+    deadline = time.monotonic() + 10
+    while app._cached["crosstable.html"] is rendered and time.monotonic() < deadline:
+        time.sleep(0.05)  # a page asked for lately is rendered again once the league changed
+    assert app._cached["crosstable.html"].key.startswith("8-")
     status, new_etag, _, new_body = fetch("/crosstable.html", etag)
     assert status == 200 and new_etag != etag and b"8 matches" in new_body  # the change is seen
 
@@ -188,14 +194,16 @@ def test_not_a_league_and_a_taken_port_are_one_line_errors(tmp_path: Path, serve
         start_server(folder, "127.0.0.1", port)
 
 
-def test_readers_do_not_block_the_writer(served) -> None:
+def test_readers_do_not_block_the_writer(served, monkeypatch) -> None:
     """A page read while the league holds a write transaction still answers (WAL), and the write commits."""
     folder, server = served
+    monkeypatch.setattr(app_module, "STALE_S", 0.3)
+    monkeypatch.setattr(app_module, "HOT_S", 0.0)  # a page nobody asks for lately: rendered for its request
     writer = connect(folder)
     writer.execute("BEGIN IMMEDIATE")
     writer.execute("INSERT INTO events (time, kind, player, text) VALUES (1.9e9, 'note', NULL, 'during a read')")
     assert get(server, "/events.html")[0] == 200
     writer.execute("COMMIT")
     writer.close()
-    time.sleep(app_module.RENDER_EVERY_S)  # a page is rendered again at most this often
+    time.sleep(app_module.STALE_S + 2 * app_module.POLL_S)  # a page older than this is rendered for its request
     assert "during a read" in get(server, "/events.html")[2].decode()

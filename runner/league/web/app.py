@@ -1,12 +1,18 @@
 """The league's web app: a small ASGI application (served by uvicorn, see server.py) over the routes of site.py.
 
-Work is done once, not per request: a page is rendered when it is first asked for after the league changed
-(the state key: the newest match's and event's ids; at most every RENDER_EVERY_S however fast matches
-finish), on a worker thread, once however many ask at the same moment, then served from memory with an ETag (304 when the browser has it) and `Cache-Control: public,
-max-age=2`, which a reverse proxy may honour. Live pages hear of changes through one server-sent-events stream
-per tab (`/updates`), fed by one task that reads the state key twice a second for all of them; an idle tab
-costs an open socket. Replays are files the league wrote (`DIR/replays/<id>.html.gz`), sent compressed to
-browsers that take gzip.
+Work is done once, not per request (kept.py): a page is rendered on a worker thread the first time it is
+asked for, once however many ask at the same moment, and kept in memory with its gzip form and an ETag (304
+when the browser has it; `Cache-Control: public, max-age=2`, which a reverse proxy may honour). While the
+league changes (the state key: the newest match's and event's ids), a page asked for within HOT_S is rendered
+again in the background, one page at a time, at most every RENDER_EVERY_S, so a request for it, a tab's
+reload included, is a dict look-up (were the background renders to fall behind on a starved CPU, such a page
+waits for a render of its own only once it is STALE_HOT_S old); a page nobody asked for lately is rendered
+for the request that finds it older than STALE_S with the league changed since. Live pages hear of changes
+through one server-sent-events stream per tab (`/updates`), fed by one task that reads the state key every
+POLL_S for all of them and tells them at most every PUSH_EVERY_S (a tab reloads at most every few seconds
+anyway); an idle tab costs an open socket.
+Replays are files the league wrote (`DIR/replays/<id>.html.gz`), kept in memory once read and sent
+compressed to browsers that take gzip.
 
 The database is only read (a read-only connection per thread). Uploads are checked from their headers before
 their body is read (runner/league/submit_route.py), then streamed into a temporary file against the cap; what
@@ -19,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import hashlib
+import gzip
 import logging
 import sqlite3
 import tempfile
@@ -30,50 +36,43 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-import attrs
-
 from runner.league import submit_route as rules
 from runner.league.inbox import pending, post_event
 from runner.league.players import player_of_token
 from runner.league.settings import LeagueSettings, stored_settings
 from runner.league.store import connect
-from runner.league.web import pages
+from runner.league.web.kept import Kept, ReplayCache, keep
 from runner.league.web.ledger import Ledger
 from runner.league.web.league_data import LeagueSource, state_key
 from runner.league.web.replays import CACHE
-from runner.league.web.site import ORGANISER, PAGES, PLAYER, REPLAY, Response, Site
+from runner.league.web.site import ALIASES, HTML, ORGANISER, PAGES, PLAYER, REPLAY, Response, Site
 
 log = logging.getLogger("runner.league.web")
 
 TEXT = "text/plain; charset=utf-8"
-#: How often the one state reader looks for a change (one read of two indexed maxima, cheaper than one page
-#: request; a tab hears of a match POLL_S / 2 later on average), and how often an idle stream sends a comment
-#: (so proxies and browsers keep it open, and a dead peer is found).
-POLL_S, HEARTBEAT_S = 0.25, 20.0
-#: A kept page is rendered again at most this often (matches may finish several times a second; a page a
-#: fraction of a second old is as good, and a live tab reloads every few seconds at most).
-RENDER_EVERY_S = 0.5
+#: How often the one state reader looks for a change (one read of two indexed maxima, far cheaper than one
+#: page request), how often at most the live tabs are told of one (matches may finish several times a second;
+#: a tab reloads at most every few seconds, pages/RELOAD_MS, so more would be work for nothing: the first
+#: change after a quiet spell is told at once, later ones together), and how often an idle stream sends a
+#: comment (so proxies and browsers keep it open, and a dead peer is found).
+POLL_S, PUSH_EVERY_S, HEARTBEAT_S = 0.1, 0.5, 20.0
+#: A kept page asked for within HOT_S is rendered again in the background when the league changed, at most
+#: every RENDER_EVERY_S (pages/RELOAD_MS is 5 s: a tab told of a change reloads once its page is at least
+#: that old, by when the background has rendered it again). A request renders a page for itself only when
+#: the league changed since it was kept and it is older than STALE_S, or STALE_HOT_S when it is asked for
+#: lately (its background render fell behind).
+HOT_S, RENDER_EVERY_S, STALE_S, STALE_HOT_S = 10.0, 3.0, 4.0, 30.0
 #: An upload's body: each chunk must come within BODY_CHUNK_S, the whole body within BODY_TOTAL_S.
 BODY_CHUNK_S, BODY_TOTAL_S = 30.0, 300.0
 #: A sign-in form's body is small.
 LOGIN_CAP = 8 * 1024
 #: Unpacking uploads at once (each is a child process: runner/league/upload.py).
 UPLOADS_AT_ONCE = 2
-PUBLIC, PRIVATE = "public, max-age=2", "private, no-store"
+PRIVATE = "private, no-store"
 INTERNAL = b"internal error: the league's web server could not answer this (its terminal says why)\n"
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
-
-
-@attrs.frozen
-class Rendered:
-    """A page rendered for one state of the league."""
-
-    key: str
-    response: Response
-    etag: str
-    at: float  # time.monotonic() when its render began
 
 
 class BodyProblem(Exception):
@@ -91,14 +90,22 @@ class LeagueApp:
         self.ledger = Ledger()
         self.throttle = rules.Throttle()
         self.rate: rules.UploadRate | None = None
-        self.key = ""
+        self.key = ""  # the league's state as last read
+        self.pushed = ""  # the state the live tabs were last told
         self.stopping = False
-        self._changed: asyncio.Event | None = None
+        self._wake: asyncio.Future | None = None  # done when the streams are to send (a change, or a heartbeat)
+        self._pushed_at = self._woken_at = 0.0
+        self._pushes = 0  # how many changes the streams were told of
         self._loop: asyncio.AbstractEventLoop | None = None
         self._poller: asyncio.Task | None = None
-        self._cached: dict[str, Rendered] = {}
+        self._refresher_task: asyncio.Task | None = None
+        self._cached: dict[str, Kept] = {}
+        self._hot: dict[str, float] = {}  # a kept page's path -> when it was last asked for
         self._rendering: dict[str, asyncio.Future] = {}
+        self._replays = ReplayCache()
         self._threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="league-pages")
+        # the background renders on a thread of their own: a request never queues behind them
+        self._refresher = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="league-refresh")
         self._local = threading.local()
         self._uploads: asyncio.Semaphore | None = None
         self._settings: LeagueSettings | None = None
@@ -117,12 +124,13 @@ class LeagueApp:
     def close(self) -> None:
         """Stop the streams (from any thread) and the render threads."""
         self.stopping = True
-        if self._loop is not None and self._changed is not None:
+        if self._loop is not None and self._wake is not None:
             try:
-                self._loop.call_soon_threadsafe(self._changed.set)
+                self._loop.call_soon_threadsafe(self._tell_streams)
             except RuntimeError:  # the loop has ended already
                 pass
         self._threads.shutdown(wait=False, cancel_futures=True)
+        self._refresher.shutdown(wait=False, cancel_futures=True)
 
     def settings(self) -> LeagueSettings | None:
         if self._settings is None:
@@ -141,24 +149,68 @@ class LeagueApp:
             await respond(send, 500, TEXT, INTERNAL, close=True)
 
     def _start(self) -> None:
-        self._changed = asyncio.Event()
-        self._uploads = asyncio.Semaphore(UPLOADS_AT_ONCE)
-        self.key = state_key(self.db())
         self._loop = asyncio.get_running_loop()
+        self._wake = self._loop.create_future()
+        self._uploads = asyncio.Semaphore(UPLOADS_AT_ONCE)
+        self.key = self.pushed = state_key(self.db())
+        self._pushed_at = self._woken_at = time.monotonic()
         self._poller = self._loop.create_task(self._poll())
+        self._refresher_task = self._loop.create_task(self._refresh_hot())
 
     async def _poll(self) -> None:
-        """The one reader of the state key that every live tab's stream waits on."""
+        """The one reader of the state key: tells the live tabs' streams of a change (at most every
+        PUSH_EVERY_S), or that nothing happened (every HEARTBEAT_S); `key` is what the background renders
+        (_refresh_hot) and the requests compare their kept pages with."""
         while not self.stopping:
             await asyncio.sleep(POLL_S)
             try:
-                key = state_key(self.db())
+                self.key = state_key(self.db())
             except sqlite3.Error:
                 continue  # the database busy or replaced for a moment: the next look will do
-            if key != self.key:
-                self.key = key
-                changed, self._changed = self._changed, asyncio.Event()
-                changed.set()
+            now = time.monotonic()
+            if self.key != self.pushed and now - self._pushed_at >= PUSH_EVERY_S:
+                self.pushed, self._pushed_at = self.key, now
+                self._pushes += 1
+                self._tell_streams()
+            elif now - self._woken_at >= HEARTBEAT_S:
+                self._tell_streams()
+
+    def _tell_streams(self) -> None:
+        """Wake every live tab's stream: each sends the state it was not told yet, else an idle comment."""
+        assert self._loop is not None and self._wake is not None
+        wake, self._wake = self._wake, self._loop.create_future()
+        self._woken_at = time.monotonic()
+        if not wake.done():
+            wake.set_result(None)
+
+    async def _refresh_hot(self) -> None:
+        """Render again, in the background and one at a time (the oldest first), each kept page asked for
+        lately that the league changed since; a request for the page being rendered waits for that render
+        alone, one for another page has a thread of its own (`_threads`)."""
+        while not self.stopping:
+            path = self._stalest(time.monotonic())
+            if path is None:
+                await asyncio.sleep(POLL_S)
+                continue
+            try:
+                await self._render_once(path, self._refresher)
+            except Exception:  # noqa: BLE001 (the next request renders it, and answers its own error)
+                if self.stopping:
+                    break
+                log.exception("league web: rendering %s in the background failed", path)
+                await asyncio.sleep(POLL_S)
+
+    def _stalest(self, now: float) -> str | None:
+        """The kept page asked for lately that was rendered longest ago, if the league changed since and it
+        is at least RENDER_EVERY_S old; pages not asked for within HOT_S are forgotten here."""
+        found, oldest = None, now - RENDER_EVERY_S
+        for path, asked in list(self._hot.items()):
+            kept = self._cached.get(path)
+            if now - asked > HOT_S or kept is None:
+                del self._hot[path]
+            elif kept.key != self.key and kept.at <= oldest and path not in self._rendering:
+                found, oldest = path, kept.at
+        return found
 
     async def _route(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         path = scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0].lstrip("/")
@@ -194,39 +246,39 @@ class LeagueApp:
             token = rules.cookie_token(headers.get("cookie", ""))
             viewer = self._viewer(token) if token else None
         if viewer is not None:  # a signed-in player's own view: rendered for them, kept by nobody
-            response = await self._run(self._render, path, viewer)
+            _, response = await self._run(self._render, path, viewer)
             await respond(send, response.status, response.content_type, response.body,
                           headers=[("cache-control", PRIVATE)])
             return
-        key = state_key(self.db())
-        rendered = self._cached.get(path)
-        if rendered is None or (rendered.key != key and time.monotonic() - rendered.at >= RENDER_EVERY_S):
-            rendered = await self._render_once(path, key)
-        vary = [("vary", "Cookie")] if PLAYER.fullmatch(path) else []
-        if rendered.response.status != 200:
-            await respond(send, rendered.response.status, rendered.response.content_type, rendered.response.body,
-                          headers=[("cache-control", "no-cache")])
-        elif headers.get("if-none-match") == rendered.etag:
-            await respond(send, 304, None, b"", headers=[("etag", rendered.etag), ("cache-control", PUBLIC), *vary])
-        else:
-            await respond(send, 200, rendered.response.content_type, rendered.response.body,
-                          headers=[("etag", rendered.etag), ("cache-control", PUBLIC), *vary])
+        path = ALIASES.get(path, path)
+        now = time.monotonic()
+        kept = self._cached.get(path)
+        stale_after = STALE_HOT_S if now - self._hot.get(path, -HOT_S - 1) <= HOT_S else STALE_S
+        if kept is None or (kept.key != self.key and now - kept.at >= stale_after):
+            kept = await self._render_once(path, self._threads)
+        if isinstance(kept, Response):  # not a page that is kept (a 404)
+            await respond(send, kept.status, kept.content_type, kept.body, headers=[("cache-control", "no-cache")])
+            return
+        self._hot[path] = now
+        status, raw, body = kept.answer(headers.get("if-none-match"),
+                                        "gzip" in headers.get("accept-encoding", "").lower())
+        await send({"type": "http.response.start", "status": status, "headers": raw})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
 
-    async def _render_once(self, path: str, key: str) -> Rendered:
-        """The page for the league's current state: rendered by one worker thread however many ask at once."""
+    async def _render_once(self, path: str, threads: concurrent.futures.Executor) -> Kept | Response:
+        """The page for the league's current state, rendered on one of `threads` once however many ask at
+        once; a page that is not kept (any answer but a 200) is its Response."""
         waiting = self._rendering.get(path)
         if waiting is not None:
             return await asyncio.shield(waiting)
         future = asyncio.get_running_loop().create_future()
         self._rendering[path] = future
         try:
-            began = time.monotonic()
-            response = await self._run(self._render, path, None)
-            rendered = Rendered(key, response, f'"{hashlib.sha1(response.body).hexdigest()[:20]}"', began)
-            if response.status == 200 and (path in PAGES or path == "" or PLAYER.fullmatch(path)):
-                self._cached[path] = rendered  # kept: a fixed page or a player's (the league's size bounds them)
-            future.set_result(rendered)
-            return rendered
+            kept = await asyncio.get_running_loop().run_in_executor(threads, self._render_kept, path)
+            if isinstance(kept, Kept):
+                self._cached[path] = kept  # a fixed page or a player's (the league's size bounds them)
+            future.set_result(kept)
+            return kept
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # read here: no "never retrieved" warning when nobody else waited
@@ -234,13 +286,22 @@ class LeagueApp:
         finally:
             del self._rendering[path]
 
-    def _render(self, path: str, viewer: str | None) -> Response:
-        """One page from one consistent snapshot of the database (a worker thread)."""
+    def _render_kept(self, path: str) -> Kept | Response:
+        """A page for everyone, from one snapshot, made ready to keep when it is a page that is kept."""
+        began = time.monotonic()
+        key, response = self._render(path, None)
+        if response.status == 200 and (path in PAGES or PLAYER.fullmatch(path)):
+            return keep(key, began, response, vary_cookie=PLAYER.fullmatch(path) is not None)
+        return response
+
+    def _render(self, path: str, viewer: str | None) -> tuple[str, Response]:
+        """One page from one consistent snapshot of the database (a worker thread), and that snapshot's state."""
         db = self.db()
         db.execute("BEGIN")
         try:
             source = LeagueSource(self.folder, db, self.ledger)
-            return Site(source, live=True, cache=self.folder / CACHE, viewer=viewer).get(path)
+            key = state_key(db)
+            return key, Site(source, live=True, cache=self.folder / CACHE, viewer=viewer).get(path)
         finally:
             db.execute("COMMIT")
 
@@ -258,11 +319,19 @@ class LeagueApp:
         def read() -> Response | None:
             db = self.db()
             source = LeagueSource(self.folder, db, self.ledger)
-            return Site(source, live=True, cache=self.folder / CACHE).replay(match, gzip_ok=gzip_ok)
+            return Site(source, live=True, cache=self.folder / CACHE).replay(match, gzip_ok=True)
 
-        response = await self._run(read)
+        data = self._replays.get(match)
+        if data is None:
+            response = await self._run(read)
+            if response is not None and response.status == 200 and response.encoding == "gzip":
+                self._replays.put(match, response.body)
+                data = response.body
+        if data is not None:
+            response = (Response(200, HTML, data, "gzip") if gzip_ok
+                        else await self._run(lambda: Response(200, HTML, gzip.decompress(data))))
         if response is None:
-            response = await self._run(self._render, f"matches/{match}/replay.html", None)  # the 404 page
+            _, response = await self._run(self._render, f"matches/{match}/replay.html", None)  # the 404 page
         extra = [("vary", "Accept-Encoding")]
         if response.status == 200:
             extra.append(("cache-control", "public, max-age=3600"))
@@ -279,21 +348,19 @@ class LeagueApp:
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", b"text/event-stream"), (b"cache-control", b"no-store"),
             (b"x-accel-buffering", b"no")]})
-        key = self.key
+        # the newest state at once (a page kept from before it reloads in a few seconds), then each push
+        key, pushes = self.key, self._pushes
         await send({"type": "http.response.body", "body": f"retry: 5000\ndata: {key}\n\n".encode(),
                     "more_body": True})
         try:
             while not self.stopping and not gone.done():
-                changed = self._changed
-                assert changed is not None
-                if key == self.key:
-                    waiter = asyncio.ensure_future(changed.wait())
-                    await asyncio.wait((waiter, gone), timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED)
-                    waiter.cancel()
+                wake = self._wake
+                assert wake is not None
+                await asyncio.wait((wake, gone), return_when=asyncio.FIRST_COMPLETED)  # no task made per wait
                 if gone.done() or self.stopping:
                     break
-                if key != self.key:
-                    key = self.key
+                if pushes != self._pushes and key != self.pushed:  # pushed: newer than when the stream began
+                    key, pushes = self.pushed, self._pushes
                     await send({"type": "http.response.body", "body": f"data: {key}\n\n".encode(),
                                 "more_body": True})
                 else:

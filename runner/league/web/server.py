@@ -9,6 +9,10 @@ timer restarts with every byte, so a client trickling a header a byte at a time 
 `GuardedH11` adds one: HEADERS_S from the connection (or from the previous response) to the end of the
 headers, else the connection is closed. A client that stops reading its answer is cut off after STALLED_S
 with its write buffer full. Bodies have their own time-outs in the app.
+
+The server runs at a lower CPU priority than the league by default (`--priority`, set_priority): on a machine
+the league keeps busy, the league's matches come first and the pages get the CPU they leave (measured in
+benchmarks/league_web.py; runner/league/README.md says what it costs the pages).
 """
 
 from __future__ import annotations
@@ -29,9 +33,15 @@ from pathlib import Path
 from runner.errors import UserError
 from runner.league.web.app import LeagueApp
 from runner.league.web.league_data import LeagueSource
+from runner.league.web.priority import DEFAULT_PRIORITY, set_priority
 
 #: A request's headers must have arrived this long after the connection opened (or the last answer ended).
 HEADERS_S = 10.0
+#: An idle kept-alive connection is closed after this long: longer than a live tab's time between reloads
+#: (5-8 s, pages.RELOAD_MS and JITTER_MS), so a tab's reload reuses its connection instead of opening one
+#: (uvicorn's default of 5 s made nearly every reload a new connection); shorter than HEADERS_S, whose
+#: deadline would abort it.
+KEEP_ALIVE_S = 9
 #: A client whose socket takes nothing for this long while an answer waits to be sent is cut off.
 STALLED_S = 30.0
 #: Connections (and requests in progress) at once: 300 live tabs + 500 slow sockets + readers, with room.
@@ -164,7 +174,7 @@ def _server(app: LeagueApp) -> object:
     logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
     config = uvicorn.Config(app, http=_guarded_h11(), loop="asyncio", lifespan="off", ws="none",
                             log_config=None, access_log=False, limit_concurrency=CONNECTIONS, backlog=BACKLOG,
-                            timeout_keep_alive=5, timeout_graceful_shutdown=1, server_header=False)
+                            timeout_keep_alive=KEEP_ALIVE_S, timeout_graceful_shutdown=1, server_header=False)
     return Server(config)
 
 
@@ -197,9 +207,11 @@ def start_server(folder: Path, host: str, port: int, trusted_proxies: Iterable[s
     return WebServer(Path(folder), listen(host, port), frozenset(trusted_proxies))
 
 
-def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], parent: int | None = None) -> None:
+def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], parent: int | None = None,
+          priority: str = DEFAULT_PRIORITY) -> None:
     """`league serve`: serve until SIGINT/SIGTERM (uvicorn's handlers) or, with `parent`, until that process
-    is gone (the league that started this server)."""
+    is gone (the league that started this server), at `priority` (set_priority)."""
+    set_priority(priority)
     app = LeagueApp(Path(folder), frozenset(trusted_proxies))
     server = _server(app)
 
@@ -240,13 +252,14 @@ class ServeChild:
     the socket (so a taken port is the league's own one-line error, and port 0 is known at once) and hands it
     over; the child dies with the league, and the league plays on whatever becomes of the child."""
 
-    def __init__(self, folder: Path, host: str, port: int, trusted_proxies: Iterable[str]) -> None:
+    def __init__(self, folder: Path, host: str, port: int, trusted_proxies: Iterable[str],
+                 priority: str = DEFAULT_PRIORITY) -> None:
         import subprocess
 
         sock = listen(host, port)
         self.url = url_of(sock)
         command = [sys.executable, "-m", "runner", "league", "serve", str(folder), "--fd", str(sock.fileno()),
-                   "--parent", str(os.getpid())]
+                   "--parent", str(os.getpid()), "--priority", priority]
         for proxy in trusted_proxies:
             command += ["--trusted-proxy", proxy]
         try:
