@@ -108,21 +108,25 @@ def test_the_example_game_gets_the_default_html_replay(stones, tmp_path: Path, o
     a, b = bot(tmp_path / "a", "Alpha"), bot(tmp_path / "b", "Beta")
     (b / "bot.py").write_text(FAULTY)
     code, _, err = cli("match", "--game", "stones", str(a), str(b), "--pile", "10", "--output", str(tmp_path),
-                       "--name", "m", "--quiet")
+                       "--name", "m", "--quiet", "--html")
     assert (code, err) == (0, ""), err
+    assert "no board drawing" in (tmp_path / "m.html").read_text()  # `match --html` writes it beside the log
     summary = json.loads((tmp_path / "m" / "match.json").read_text())
     # pile 10: both take 2 (6); A takes 2 (4), B crashes; A takes 1 (3), B answers "lots"; A takes 3 (0): A won
     assert summary["winner"] == "A" and summary["rounds"] == 4
     players = {player["seat"]: player for player in summary["players"]}
     assert (players["B"]["crashes"], players["B"]["invalid_commands"]) == (1, 1)
-    code, out, err = cli("replay", "--html", str(tmp_path / "m.html"), str(tmp_path / "m"))
-    assert (code, err) == (0, "") and out.startswith(f"wrote {tmp_path / 'm.html'} (")
-    opened = open_page(tmp_path / "m.html")
-    assert opened.errors == [] and opened.requests == [(tmp_path / "m.html").resolve().as_uri()]
+    page_file = tmp_path / "page.html"
+    code, out, err = cli("replay", "--html", str(page_file), str(tmp_path / "m"))
+    assert (code, err) == (0, "") and out.startswith(f"wrote {page_file} (")
+    opened = open_page(page_file)
+    assert opened.errors == [] and opened.requests == [page_file.resolve().as_uri()]
     page = opened.page
     assert page.evaluate("ReplayViewer.record.turns") == [1, 2, 3, 4]
     assert "no board drawing" in page.evaluate("document.getElementById('note').textContent")
     assert "A - Alpha won after 4 turns" in page.inner_text("body")
+    markers = page.evaluate("ReplayViewer.record.markers")
+    assert [(turn, kind) for turn, kind, _ in markers] == [(2, "crash"), (3, "invalid")]
 
     def seat_panel(seat: str) -> dict[str, str]:
         return page.evaluate(
