@@ -152,10 +152,6 @@ def run(args: argparse.Namespace, streams) -> int:
             "calls bot servers over HTTP); set it to false to run the bots locally"
         )
     game = get_game(args.game or runner_config.game or DEFAULT_GAME)
-    if args.html:
-        from runner.replay.html import html_hook
-
-        html_hook(game)  # a game without an HTML replay says so before the match, not after it
     folders, sources = _folders(args, runner_config)
     # a game option whose name is also a runner-config key (Tower Defence's command_order) defaults to it
     fallback = {field.name: getattr(runner_config, field.name) for field in attrs.fields(RunnerConfig)}

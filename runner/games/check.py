@@ -32,7 +32,7 @@ HOSTILE_ANSWERS = (
 )
 
 
-#: `Game` members a game may leave out: the core says "this game has no HTML replay" (runner/replay/html.py).
+#: `Game` members a game may leave out: the core gives its default HTML replay (runner/replay/default.py).
 OPTIONAL_GAME_MEMBERS = frozenset({"html_replay"})
 
 

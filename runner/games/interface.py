@@ -418,8 +418,8 @@ class Game(Protocol):
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The HTML replay of a log: its compact record (shape: runner/replay/record.py) and the JavaScript
         that draws the board (sets `window.ReplayBoard = {aspect, draw, describe?}`); `td-runner replay
-        --html` inlines both into one page. Optional: a game without it passes `check_game`, and `--html`
-        then says in one line that the game has no HTML replay."""
+        --html` inlines both into one page. `GameDefaults` gives every game the core's replay without a board
+        drawing (runner/replay/default.py)."""
 
     def action_space(self, config: Any) -> Any:
         """A discrete action space for the in-process API (`size`, `encode(text)`, `decode(n)`, `mask(view)`),
@@ -472,6 +472,13 @@ class GameDefaults:
         from runner.logtools.replay import replay_log
 
         return replay_log(self, path)
+
+    def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
+        """The core's HTML replay of the log (runner/replay/default.py): every turn's answers, rulings, faults,
+        bot output and `standings()` numbers, with no board drawing; a game overrides it to draw its board."""
+        from runner.replay.default import default_html_replay
+
+        return default_html_replay(self, path)
 
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
         from runner.logtools.validate import validate_path

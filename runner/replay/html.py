@@ -1,7 +1,8 @@
 """`td-runner replay LOG --html`: one self-contained HTML page that plays a match log, for every game.
 
-The game turns its log into a compact record and gives the JavaScript that draws its board (the optional
-`Game.html_replay(path) -> (record, board_js)` hook, see record.py and source.py); this module adds what the
+The game turns its log into a compact record and gives the JavaScript that draws its board (the
+`Game.html_replay(path) -> (record, board_js)` hook, see record.py and source.py; the core's default.py for a
+game that draws no board); this module adds what the
 runner itself knows (the core's fault model: match.json's per-turn fault events as the badges, in the core's
 words, once per fault, and a marker for every fault and refused answer; the result line), thins the record
 when it is over its size limit (boards first, whole turns only when their numbers alone are too big; sizes
@@ -48,10 +49,13 @@ def _asset(name: str) -> str:
 
 
 def html_hook(game: Any):
-    """The game's `html_replay` hook, or a UserError saying the game has none yet."""
+    """The game's `html_replay` hook; for a game that has none (one not built on GameDefaults), the core's
+    default replay without a board drawing (default.py): every game has an HTML replay."""
     hook = getattr(game, "html_replay", None)
     if hook is None:
-        raise UserError(f"{game.name}: this game has no HTML replay yet (its Game has no html_replay)")
+        from runner.replay.default import default_html_replay
+
+        return lambda path: default_html_replay(game, path)
     return hook
 
 

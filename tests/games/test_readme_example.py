@@ -14,6 +14,8 @@ import pytest
 import runner.games
 from runner.cli import main
 
+from tests.replay.conftest import browser, open_page  # noqa: F401  (the headless Chromium fixtures)
+
 README = Path(runner.games.__file__).parent / "README.md"
 BOT = """\
 import sys
@@ -87,19 +89,71 @@ def test_a_bad_option_value_is_one_line(stones, tmp_path: Path) -> None:
 def test_the_example_game_passes_check_game(stones) -> None:
     from runner.games.check import check_game
 
-    assert not hasattr(stones, "html_replay")  # the guide leaves the HTML replay out, as a first game would
+    assert "html_replay" not in vars(type(stones))  # the guide writes no HTML replay: GameDefaults gives one
     assert check_game(stones) == []
 
 
-def test_html_of_a_game_without_an_html_replay_is_one_line(stones, tmp_path: Path) -> None:
+#: Beta's bot: crashes when it sees 6 stones, answers garbage when it sees 4, else plays as BOT does.
+FAULTY = """\
+import sys
+pile = int(open("pile.txt").read())
+if pile == 6:
+    print("about to fail", file=sys.stderr)
+    sys.exit(3)
+open("take.txt", "w").write("lots" if pile == 4 else str(min(3, max(1, pile % 4 or 1))))
+"""
+
+
+def test_the_example_game_gets_the_default_html_replay(stones, tmp_path: Path, open_page) -> None:
     a, b = bot(tmp_path / "a", "Alpha"), bot(tmp_path / "b", "Beta")
-    expected = "error: stones: this game has no HTML replay yet (its Game has no html_replay)\n"
-    code, out, err = cli("match", "--game", "stones", str(a), str(b), "--output", str(tmp_path), "--name", "m",
-                         "--quiet", "--html")
-    assert (code, out, err) == (2, "", expected)
-    assert not (tmp_path / "m").exists()  # refused before the match, not after playing it
-    assert cli("match", "--game", "stones", str(a), str(b), "--output", str(tmp_path), "--name", "m",
-               "--quiet")[0] == 0
-    assert cli("replay", str(tmp_path / "m"), "--html", str(tmp_path / "m.html")) == (2, "", expected)
-    assert cli("replay", "--html", str(tmp_path / "m")) == (2, "", expected)
+    (b / "bot.py").write_text(FAULTY)
+    code, _, err = cli("match", "--game", "stones", str(a), str(b), "--pile", "10", "--output", str(tmp_path),
+                       "--name", "m", "--quiet", "--html")
+    assert (code, err) == (0, ""), err
+    assert "no board drawing" in (tmp_path / "m.html").read_text()  # `match --html` writes it beside the log
+    summary = json.loads((tmp_path / "m" / "match.json").read_text())
+    # pile 10: both take 2 (6); A takes 2 (4), B crashes; A takes 1 (3), B answers "lots"; A takes 3 (0): A won
+    assert summary["winner"] == "A" and summary["rounds"] == 4
+    players = {player["seat"]: player for player in summary["players"]}
+    assert (players["B"]["crashes"], players["B"]["invalid_commands"]) == (1, 1)
+    page_file = tmp_path / "page.html"
+    code, out, err = cli("replay", "--html", str(page_file), str(tmp_path / "m"))
+    assert (code, err) == (0, "") and out.startswith(f"wrote {page_file} (")
+    opened = open_page(page_file)
+    assert opened.errors == [] and opened.requests == [page_file.resolve().as_uri()]
+    page = opened.page
+    assert page.evaluate("ReplayViewer.record.turns") == [1, 2, 3, 4]
+    assert "no board drawing" in page.evaluate("document.getElementById('note').textContent")
+    assert "A - Alpha won after 4 turns" in page.inner_text("body")
+    markers = page.evaluate("ReplayViewer.record.markers")
+    assert [(turn, kind) for turn, kind, _ in markers] == [(2, "crash"), (3, "invalid")]
+
+    def seat_panel(seat: str) -> dict[str, str]:
+        return page.evaluate(
+            """seat => { const box = document.querySelector(`.player[data-seat="${seat}"]`);
+                   return {ruling: box.querySelector('.ruling').textContent,
+                           why: box.querySelector('.ruling-text').textContent,
+                           text: box.textContent}; }""", seat)
+
+    assert (opened.round, opened.numbers("A"), opened.numbers("B")) == (1, {"won": "0"}, {"won": "0"})
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.body.dataset.round === '2'")
+    crashed = seat_panel("B")
+    assert crashed["ruling"] == "crash" and "exit" in crashed["why"] and "about to fail" in crashed["text"]
+    assert seat_panel("A")["ruling"] == "ok"
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.body.dataset.round === '3'")
+    refused = seat_panel("B")
+    assert refused["ruling"] == "invalid" and "take 1, 2 or 3, not 'lots'" in refused["why"]
+    assert (opened.numbers("A"), opened.numbers("B")) == ({"won": "0"}, {"won": "0"})
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.body.dataset.round === '4'")
+    assert (opened.numbers("A"), opened.numbers("B")) == ({"won": "1"}, {"won": "0"})
+
+
+def test_html_of_a_folder_that_is_no_log_is_one_line(stones, tmp_path: Path) -> None:
+    (tmp_path / "m").mkdir()
+    expected = f"error: {tmp_path / 'm'}: not a match log written by td-runner (no record.jsonl with a header)\n"
+    assert cli("replay", "--game", "stones", "--html", str(tmp_path / "m.html"), str(tmp_path / "m")) == (
+        2, "", expected)
     assert not (tmp_path / "m.html").exists()

@@ -12,6 +12,7 @@ from pathlib import Path
 import attrs
 import pytest
 
+import runner.games
 from runner.cli import main
 from runner.errors import UserError
 from runner.replay import html
@@ -130,13 +131,15 @@ def test_thinning_keeps_first_last_and_marked_turns_and_says_so() -> None:
     assert fit(small) is small  # under the limit: untouched
 
 
-def test_a_game_without_the_hook_is_told_so() -> None:
+def test_a_game_without_the_hook_gets_the_cores_default(tmp_path: Path) -> None:
     @attrs.frozen
-    class Bare:
+    class Bare:  # a game not built on GameDefaults
         name: str = "stones"
 
-    with pytest.raises(UserError, match="stones: this game has no HTML replay yet"):
-        html_hook(Bare())
+    (tmp_path / "m").mkdir()
+    hook = html_hook(Bare())  # the core's default replay: it reads the record, and says so when there is none
+    with pytest.raises(UserError, match=r"m: not a match log written by td-runner \(no record.jsonl"):
+        hook(tmp_path / "m")
 
 
 def test_replay_html_command_and_its_errors(match_logs, tmp_path: Path) -> None:
@@ -268,3 +271,31 @@ def test_warzone_no_file_and_refused_are_ruled_no_orders_not_accepted() -> None:
     assert _ruling("A", events("no_file"), True, None) == ("none", "no orders.txt: no orders")
     assert _ruling("A", events("refused"), True, None) == ("none", "orders.txt refused (not read): no orders")
     assert _ruling("A", events("timeout"), True, None) == ("fault", "timeout")  # the core names it
+
+
+@pytest.mark.parametrize("game", sorted(runner.games.GAMES))
+def test_the_cores_default_replay_reads_every_games_log(game: str, match_logs) -> None:
+    """GameDefaults.html_replay (the page of a game that draws no board) on each registered game's log: every
+    recorded turn, each seat's final numbers those of match.json, and no board."""
+    from runner.games.interface import GameDefaults
+    from runner.logtools.record import open_record
+
+    played = runner.games.get_game(game)
+    log = match_logs[game]
+    record, board_js = GameDefaults.html_replay(played, log)
+    _check_shape(record)
+    opened = open_record(played, log)
+    assert board_js == "" and "no board drawing" in record["note"]
+    assert record["turns"] == [turn.turn for turn in opened.turns]
+    assert record["frames"] == [None] * len(record["turns"])
+    final = {player["seat"]: player for player in opened.match["players"]}
+    names = [stat["name"] for stat in record["stats"]]
+    assert names, "standings() gave no numbers"
+    for p, seat in enumerate(record["seats"]):
+        assert seat["name"] == opened.names[seat["seat"]]
+        shown = {stat["name"]: stat["values"][p][-1] for stat in record["stats"]}
+        standing = final[seat["seat"]].get("standings") or final[seat["seat"]]
+        assert {name: standing[name] for name in shown if name in standing} == {
+            name: value for name, value in shown.items() if name in standing}
+        first = opened.turns[0].answers.get(seat["seat"])
+        assert record["commands"][p][0] == (first.text if first is not None else "")
