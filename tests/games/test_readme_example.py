@@ -14,7 +14,7 @@ import pytest
 import runner.games
 from runner.cli import main
 
-from tests.replay.conftest import browser, open_page  # noqa: F401  (the headless Chromium fixtures)
+from tests.replay.conftest import launched_chromium, open_page  # noqa: F401  (open_page: a fixture)
 
 README = Path(runner.games.__file__).parent / "README.md"
 BOT = """\
@@ -22,6 +22,13 @@ import sys
 pile = int(open("pile.txt").read())
 open("take.txt", "w").write(str(min(3, max(1, pile % 4 or 1))))
 """
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """This module's own headless Chromium, closed with the module: a session-wide one held from here would keep
+    every later module's Playwright from starting."""
+    yield from launched_chromium()
 
 
 @pytest.fixture

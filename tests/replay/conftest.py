@@ -67,8 +67,10 @@ def chromium_path() -> str | None:
     return next((found for name in CHROMIUM_NAMES if (found := shutil.which(name))), None)
 
 
-@pytest.fixture(scope="session")
-def browser():
+def launched_chromium():
+    """Headless Chromium for as long as the generator runs. Only one Playwright may run at a time in a thread:
+    a fixture outside tests/replay that wants a browser holds it for its module only (scope="module"), so that
+    the league's and the replay's browsers can start after it."""
     executable = chromium_path()
     if executable is None:
         pytest.skip("no Chromium installed (apt-get install chromium, as .ci/run does): browser tests skipped")
@@ -80,6 +82,11 @@ def browser():
         launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    yield from launched_chromium()
 
 
 class Opened:
