@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from runner.games.tower_defence.engine.state import PLAYERS, CommandOrder
-from runner.games.tower_defence.logs.layout import JSON_MAP, PLAYER_COMMAND, log_game_config, open_match_log
+from runner.games.tower_defence.logs.layout import JSON_MAP, PLAYER_COMMAND, log_game_config, open_match_log, recorded_order
 from runner.games.tower_defence.logs.replay import MatchReplay
-from runner.games.tower_defence.logs.verify import recorded_order
 from runner.replay.assemble import record_of
 from runner.replay.source import Replayed, SeatTurn, Turn
 

@@ -8,9 +8,8 @@ from pathlib import Path
 from rich.text import Text
 
 from runner.games.tower_defence.engine.state import PLAYERS, CommandOrder
-from runner.games.tower_defence.logs.layout import log_game_config, open_match_log
+from runner.games.tower_defence.logs.layout import log_game_config, open_match_log, recorded_order
 from runner.games.tower_defence.logs.replay import MatchReplay, PlayerSummary, RoundView
-from runner.games.tower_defence.logs.verify import recorded_order
 
 STYLE = {"A": "bold cyan", "B": "bold magenta"}
 FRAME = {"A": "cyan", "B": "magenta"}
