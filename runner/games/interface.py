@@ -447,6 +447,9 @@ class GameDefaults:
     turn_word: str = "turn"
     uses_seed: bool = True
     log_forgives: tuple[str, ...] = ()
+    #: what `diff` (not `verify`, which replays in the recorded order) takes in any order: the lists under these
+    #: JSON keys, and in text files the runs of lines that start with one of them
+    log_unordered: tuple[str, ...] = ()
 
     @property
     def file_kinds(self) -> tuple[str, ...]:

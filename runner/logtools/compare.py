@@ -9,8 +9,10 @@ from collections.abc import Collection
 from typing import Any
 
 
-def first_difference(a: Any, b: Any, forgive: Collection[str] = (), where: str = "$") -> str | None:
-    """`$.board[2].armies: 5 != 7` for the first place two JSON values differ (keys in `forgive` skipped)."""
+def first_difference(a: Any, b: Any, forgive: Collection[str] = (), where: str = "$",
+                     unordered: Collection[str] = ()) -> str | None:
+    """`$.board[2].armies: 5 != 7` for the first place two JSON values differ (keys in `forgive` skipped; the
+    lists under keys in `unordered` compared in any order, their paths then indexing the sorted lists)."""
     if isinstance(a, dict) and isinstance(b, dict):
         for key in [*a, *(k for k in b if k not in a)]:
             if key in forgive:
@@ -18,15 +20,28 @@ def first_difference(a: Any, b: Any, forgive: Collection[str] = (), where: str =
             if key not in a or key not in b:
                 return (f"{where}.{key}: {'missing' if key not in a else _short(a[key])} != "
                         f"{'missing' if key not in b else _short(b[key])}")
-            if found := first_difference(a[key], b[key], forgive, f"{where}.{key}"):
+            x, y = a[key], b[key]
+            if key in unordered and isinstance(x, list) and isinstance(y, list):
+                x, y = _sorted(x, forgive), _sorted(y, forgive)
+            if found := first_difference(x, y, forgive, f"{where}.{key}", unordered):
                 return found
         return None
     if isinstance(a, list) and isinstance(b, list):
         for index, (x, y) in enumerate(zip(a, b)):
-            if found := first_difference(x, y, forgive, f"{where}[{index}]"):
+            if found := first_difference(x, y, forgive, f"{where}[{index}]", unordered):
                 return found
         return None if len(a) == len(b) else f"{where}: {len(a)} items != {len(b)} items"
     return None if a == b and type(a) is type(b) else f"{where}: {_short(a)} != {_short(b)}"
+
+
+def _sorted(items: list[Any], forgive: Collection[str]) -> list[Any]:
+    return sorted(items, key=lambda item: json.dumps(_without(item, forgive), sort_keys=True))
+
+
+def _without(value: Any, forgive: Collection[str]) -> Any:
+    if isinstance(value, dict):
+        return {k: _without(v, forgive) for k, v in value.items() if k not in forgive}
+    return [_without(v, forgive) for v in value] if isinstance(value, list) else value
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -34,31 +49,52 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def first_line_difference(a: str, b: str) -> str | None:
-    """`line 3: 'x' != 'y'` for the first differing line of two texts, or None when they are equal."""
+def first_line_difference(a: str, b: str, unordered: Collection[str] = ()) -> str | None:
+    """`line 3: 'x' != 'y'` for the first differing line of two texts, or None when they are equal (each run of
+    lines starting with one of the `unordered` prefixes compared in any order)."""
     if a == b:
         return None
-    lines_a, lines_b = a.splitlines(), b.splitlines()
+    lines_a, lines_b = _runs_sorted(a.splitlines(), unordered), _runs_sorted(b.splitlines(), unordered)
     for number, (x, y) in enumerate(zip(lines_a, lines_b), start=1):
         if x != y:
             return f"line {number}: {_short(x)} != {_short(y)}"
     if len(lines_a) != len(lines_b):
         return f"{len(lines_a)} lines != {len(lines_b)} lines"
-    return "the line ends differ"
+    return "the line ends differ" if _ends(a) != _ends(b) else None  # else: the runs' order only
 
 
-def file_difference(name: str, a: str, b: str, forgive: Collection[str] = ()) -> str | None:
-    """Two versions of one logged file: structurally when both are JSON (a `.json` name), else by lines."""
+def _ends(text: str) -> list[str]:
+    return [line[len(line.rstrip("\r\n")):] for line in text.splitlines(keepends=True)]
+
+
+def _runs_sorted(lines: list[str], prefixes: Collection[str]) -> list[str]:
+    if not prefixes:
+        return lines
+    result: list[str] = []
+    run: list[str] = []
+    for line in [*lines, None]:
+        if line is not None and line.startswith(tuple(prefixes)):
+            run.append(line)
+            continue
+        result += sorted(run) + ([] if line is None else [line])
+        run = []
+    return result
+
+
+def file_difference(name: str, a: str, b: str, forgive: Collection[str] = (),
+                    unordered: Collection[str] = ()) -> str | None:
+    """Two versions of one logged file: structurally when both are JSON (a `.json` name), else by lines;
+    `unordered` names the JSON keys whose lists, or the line prefixes whose runs of lines, may come in any order."""
     if a == b:
         return None
     if name.endswith(".json"):
         try:
             if same_json(a, b, forgive):
                 return None
-            return first_difference(json.loads(a), json.loads(b), forgive)
+            return first_difference(json.loads(a), json.loads(b), forgive, unordered=unordered)
         except ValueError:
             pass  # not JSON (a damaged file): by lines
-    return first_line_difference(a, b)
+    return first_line_difference(a, b, unordered)
 
 
 def same_json(a: str, b: str, forgive: Collection[str] = ()) -> bool:

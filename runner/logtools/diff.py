@@ -2,17 +2,23 @@
 
 Per turn and seat: the answer as read, its fault, absence and detail, the input (a folder log's files, JSON
 compared structurally and text by lines; a log.jsonl record's digest); then the game's part (turn files or
-row). The bots' own output only with `strict`; answer times never (they differ on every run).
+row), and a folder log's final folder. By default what the game forgives is forgiven (`log_forgives`,
+`log_unordered`) and the bots' own output skipped; `strict` compares every file byte for byte. Answer times
+never (they differ on every run).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
+
+import attrs
 
 from runner.games.interface import Answer, Check, FolderLog
 from runner.logtools.compare import file_difference, first_difference
-from runner.logtools.record import MatchRecord, RecordedTurn, open_record, read_text
+from runner.logtools.record import MatchRecord, RecordedTurn, open_record
 
 MAX_LINES = 30
 
@@ -20,13 +26,20 @@ MAX_LINES = 30
 def diff_logs(game: Any, path_a: Any, path_b: Any, options: Mapping[str, Any]) -> Check:
     a, b = open_record(game, path_a), open_record(game, path_b)
     strict = bool(options.get("strict"))
-    forgive = () if strict else tuple(getattr(game, "log_forgives", ()))
+    rules = _Rules(strict) if strict else _Rules(strict, tuple(getattr(game, "log_forgives", ())),
+                                                 tuple(getattr(game, "log_unordered", ())))
     found: list[str] = []
     first: int | None = None
     for index, (turn_a, turn_b) in enumerate(zip(a.turns, b.turns)):
-        here = _turn(a, b, index, turn_a, turn_b, strict, forgive)
+        here = _turn(a, b, index, turn_a, turn_b, rules)
         if here and first is None:
             first = turn_a.turn
+        found += here
+    if isinstance(game.log, FolderLog) and len(a.turns) == len(b.turns) and a.turns:
+        end = a.turns[-1].turn + 1  # the final folder: the state the match ended in, its final files
+        here = [line for seat in a.seats for line in _seat_files(a, b, end, seat, rules)]
+        here += _files(a.turn_folder(end), b.turn_folder(end), f"turn {end}", rules)
+        first = end if here and first is None else first
         found += here
     if len(a.turns) != len(b.turns):
         found.append(f"{len(a.turns)} turns != {len(b.turns)} turns")
@@ -38,8 +51,7 @@ def diff_logs(game: Any, path_a: Any, path_b: Any, options: Mapping[str, Any]) -
             found.append(f"match.json: {difference}")
     data = {"turns_a": len(a.turns), "turns_b": len(b.turns), "first_turn": first, "differences": found}
     if not found:
-        return Check(True, (f"{path_a} and {path_b}: {len(a.turns)} turns, identical"
-                            + ("" if strict else " (bot output and timing aside)"),), data)
+        return Check(True, (f"{path_a} and {path_b}: {len(a.turns)} turns, identical" + _aside(rules),), data)
     head = f"the logs part at turn {first}" if first is not None else "the logs differ in their result"
     lines = [f"{head}: {len(found)} difference{'s' if len(found) != 1 else ''}", *found[:MAX_LINES]]
     if len(found) > MAX_LINES:
@@ -47,8 +59,25 @@ def diff_logs(game: Any, path_a: Any, path_b: Any, options: Mapping[str, Any]) -
     return Check(False, tuple(lines), data)
 
 
-def _turn(a: MatchRecord, b: MatchRecord, index: int, turn_a: RecordedTurn, turn_b: RecordedTurn, strict: bool,
-          forgive: tuple[str, ...]) -> list[str]:
+def _aside(rules: _Rules) -> str:
+    if rules.strict:
+        return " (byte for byte, bot output included)"
+    forgiven = "".join([f"; keys {', '.join(rules.forgive)}" if rules.forgive else "",
+                        f"; the order of {', '.join(rules.unordered)}" if rules.unordered else ""])
+    return f" (bot output and timing aside{forgiven})"
+
+
+@attrs.frozen
+class _Rules:
+    """What `diff` compares: everything byte for byte (`strict`), or forgiving what the game says it may."""
+
+    strict: bool
+    forgive: tuple[str, ...] = ()  # JSON keys skipped (`Game.log_forgives`)
+    unordered: tuple[str, ...] = ()  # JSON keys of lists, line prefixes of runs, in any order (`Game.log_unordered`)
+
+
+def _turn(a: MatchRecord, b: MatchRecord, index: int, turn_a: RecordedTurn, turn_b: RecordedTurn,
+          rules: _Rules) -> list[str]:
     turn = turn_a.turn
     if turn != turn_b.turn:
         return [f"turn {turn} != turn {turn_b.turn} at record line {turn_a.line}"]
@@ -62,14 +91,14 @@ def _turn(a: MatchRecord, b: MatchRecord, index: int, turn_a: RecordedTurn, turn
             found.append(f"turn {turn}, seat {seat}, answer: {difference}")
         if turn_a.inputs.get(seat) != turn_b.inputs.get(seat):
             found.append(f"turn {turn}, seat {seat}, input: {turn_a.inputs.get(seat)} != {turn_b.inputs.get(seat)}")
-        found += _seat_files(a, b, turn, seat, strict, forgive)
+        found += _seat_files(a, b, turn, seat, rules)
     log = a.game.log
     if isinstance(log, FolderLog):
-        found += _files(a.turn_folder(turn), b.turn_folder(turn), f"turn {turn}", forgive)
+        found += _files(a.turn_folder(turn), b.turn_folder(turn), f"turn {turn}", rules)
     else:
         row_a = a.rows[index] if index < len(a.rows) else None
         row_b = b.rows[index] if index < len(b.rows) else None
-        if difference := first_difference(row_a, row_b, forgive):
+        if difference := first_difference(row_a, row_b, rules.forgive, unordered=rules.unordered):
             found.append(f"turn {turn}, {log.file_name} line {index + 1}: {difference}")
     if difference := first_difference({"events": list(turn_a.events), "rejected": dict(turn_a.rejected)},
                                       {"events": list(turn_b.events), "rejected": dict(turn_b.rejected)}):
@@ -82,29 +111,58 @@ def _answer(answer: Answer) -> dict[str, Any]:
             "absent": answer.absent and answer.absent.value, "detail": answer.detail}
 
 
-def _seat_files(a: MatchRecord, b: MatchRecord, turn: int, seat: str, strict: bool,
-                forgive: tuple[str, ...]) -> list[str]:
+def _seat_files(a: MatchRecord, b: MatchRecord, turn: int, seat: str, rules: _Rules) -> list[str]:
     log = a.game.log
     if not isinstance(log, FolderLog):
-        if strict and a.bot_output(turn, seat) != b.bot_output(turn, seat):
+        if rules.strict and a.bot_output(turn, seat) != b.bot_output(turn, seat):
             return [f"turn {turn}, seat {seat}: bot output differs"]
         return []
-    skipped = set() if strict else {log.answer, log.output}  # the answer is compared as read, above
+    skipped = set() if rules.strict else {log.answer, log.output}  # the answer is compared as read, above
     folder_a = a.turn_folder(turn) / a.names.get(seat, seat)
     folder_b = b.turn_folder(turn) / b.names.get(seat, seat)
-    return _files(folder_a, folder_b, f"turn {turn}, seat {seat}", forgive, skipped=skipped)
+    return _files(folder_a, folder_b, f"turn {turn}, seat {seat}", rules, skipped, deep=True)
 
 
-def _files(folder_a: Any, folder_b: Any, where: str, forgive: tuple[str, ...],
-           skipped: frozenset[str] | set[str] = frozenset()) -> list[str]:
-    """The files (not sub-folders) of two folders, by name."""
-    names_a = {p.name for p in folder_a.iterdir() if p.is_file()} if folder_a.is_dir() else set()
-    names_b = {p.name for p in folder_b.iterdir() if p.is_file()} if folder_b.is_dir() else set()
+def _files(folder_a: Path, folder_b: Path, where: str, rules: _Rules,
+           skipped: frozenset[str] | set[str] = frozenset(), deep: bool = False) -> list[str]:
+    """The files of two folders by name (with `deep`, those of sub-folders too, as `Console/Console.txt`).
+    Plain strings and os.scandir: pathlib cost more than the reads on logs of 400 turns."""
+    names_a, names_b = _names(str(folder_a), deep), _names(str(folder_b), deep)
+    if (names_a is None) != (names_b is None):
+        return [f"{where}: {folder_a.name if names_a is not None else folder_b.name}/ in only one log"]
     found = []
-    for name in sorted((names_a | names_b) - skipped):
-        text_a, text_b = read_text(folder_a / name), read_text(folder_b / name)
-        if text_a is None or text_b is None:
+    for name in sorted(((names_a or set()) | (names_b or set())) - skipped):
+        data_a, data_b = _read(f"{folder_a}/{name}"), _read(f"{folder_b}/{name}")
+        if data_a == data_b:
+            continue
+        if data_a is None or data_b is None:
             found.append(f"{where}, {name}: in only one log")
-        elif difference := file_difference(name, text_a, text_b, forgive):
+        elif difference := file_difference(name, data_a.decode(errors="replace"), data_b.decode(errors="replace"),
+                                           rules.forgive, rules.unordered):
             found.append(f"{where}, {name}: {difference}")
+        elif rules.strict:
+            found.append(f"{where}, {name}: the same content in other bytes (key order, spacing or encoding)")
     return found
+
+
+def _names(folder: str, deep: bool) -> set[str] | None:
+    """The files of a folder (None: no such folder), relative, with `/` between folder and file."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return None
+    names = set()
+    for entry in entries:
+        if entry.is_file():
+            names.add(entry.name)
+        elif deep and entry.is_dir():
+            names |= {f"{entry.name}/{name}" for name in _names(entry.path, deep) or ()}
+    return names
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None

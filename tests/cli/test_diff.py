@@ -37,9 +37,9 @@ def _replace(path: Path, old: str, new: str) -> None:
 def test_identical(logs) -> None:
     code, out, err = _run(*map(str, logs))
     assert (code, err) == (0, "")
-    assert out.startswith("identical: 38 rounds compared (ignoring missile ids")
+    assert out.startswith(f"{logs[0]} and {logs[1]}: 37 turns, identical (bot output and timing aside; keys id; ")
     code, out, _ = _run(*map(str, logs), "--strict")
-    assert code == 0 and out.startswith("identical: 38 rounds compared (byte for byte")
+    assert code == 0 and out.endswith("37 turns, identical (byte for byte, bot output included)\n")
 
 
 def test_missile_ids_only(logs) -> None:
@@ -48,9 +48,11 @@ def test_missile_ids_only(logs) -> None:
     assert _run(str(a), str(b))[0] == 0
     code, out, _ = _run(str(a), str(b), "--strict")
     assert code == 1
-    assert "Round 024, player A, JsonMap.json:" in out
-    assert 'gameMap[3][7].missiles[0].id: "0d995a5f-b12e-4acc-a4e4-d4ad91595acf" | "ffffffff-b12e-' in out
-    assert out.rstrip().endswith("differing rounds: 1 of 38 (24)")
+    assert out.splitlines() == [
+        "the logs part at turn 24: 1 difference",
+        "turn 24, seat A, JsonMap.json: $.gameMap[3][7].missiles[0].id: "
+        "'0d995a5f-b12e-4acc-a4e4-d4ad91595acf' != 'ffffffff-b12e-4acc-a4e4-d4ad91595acf'",
+    ]
 
 
 def test_changed_field_text_and_json(logs) -> None:
@@ -58,30 +60,22 @@ def test_changed_field_text_and_json(logs) -> None:
     _replace(b / "Round 020" / "A - GreedyBot" / "JsonMap.json", '"score":383', '"score":384')
     code, out, err = _run(str(a), str(b))
     assert (code, err) == (1, "")
-    assert out.splitlines()[1:] == [
-        f"LOG_A = {a}",
-        f"LOG_B = {b}",
-        "first divergent round: 20",
-        "  Round 020, player A, JsonMap.json:",
-        "    players[1].score: 383 | 384",
-        "differing rounds: 1 of 38 (20)",
+    assert out.splitlines() == [
+        "the logs part at turn 20: 1 difference",
+        "turn 20, seat A, JsonMap.json: $.players[1].score: 383 != 384",
     ]
     code, out, _ = _run(str(a), str(b), "--json")
     assert code == 1
-    report = json.loads(out.splitlines()[-1])
-    assert report["identical"] is False
-    assert (report["rounds_compared"], report["differing_rounds"]) == (38, 1)
-    assert report["first_difference"] == {
-        "round": 20, "player": "A", "file": "JsonMap.json", "path": "players[1].score", "a": 383, "b": 384
+    assert json.loads(out.splitlines()[-1]) == {
+        "turns_a": 37, "turns_b": 37, "first_turn": 20,
+        "differences": ["turn 20, seat A, JsonMap.json: $.players[1].score: 383 != 384"],
     }
 
 
 def test_json_when_identical(logs) -> None:
     code, out, _ = _run(*map(str, logs), "--json")
-    report = json.loads(out)
     assert code == 0
-    assert report["identical"] is True and report["first_difference"] is None
-    assert (report["rounds_compared"], report["differing_rounds"]) == (38, 0)
+    assert json.loads(out) == {"turns_a": 37, "turns_b": 37, "first_turn": None, "differences": []}
 
 
 def test_list_order_only(logs) -> None:
@@ -91,7 +85,7 @@ def test_list_order_only(logs) -> None:
     assert _run(str(a), str(b))[0] == 0
     code, out, _ = _run(str(a), str(b), "--strict")
     assert code == 1
-    assert '    line 87: "[15,3] A|5|2" | "[13,5] A|5|2"' in out
+    assert "turn 24, seat A, TextMap.txt: line 87: '[15,3] A|5|2' != '[13,5] A|5|2'" in out
 
 
 def test_truncated_log(logs) -> None:
@@ -100,15 +94,11 @@ def test_truncated_log(logs) -> None:
     (b / "Round 036" / "B - RandomBot" / "PlayerCommand.txt").unlink()
     code, out, _ = _run(str(a), str(b))
     assert code == 1
-    assert "  Round 036, player B, PlayerCommand.txt: missing in LOG_B" in out
-    assert "differing rounds: 2 of 38 (36, 37)" in out
+    assert out.splitlines()[:2] == ["the logs part at turn 36: 4 differences",
+                                    "turn 36, seat B, answer: $.text: '5,' != ''"]
+    assert "turn 37: Round 037/ in only one log" in out
     code, out, _ = _run(str(b), str(a), "--json")
-    first = json.loads(out)["first_difference"]
-    assert first == {"round": 36, "player": "B", "file": "PlayerCommand.txt", "path": None, "a": None, "b": None,
-                     "missing": "A"}
-    shutil.rmtree(b / "Round 036")
-    code, out, _ = _run(str(a), str(b))
-    assert "  Round 036, round folder: missing in LOG_B" in out
+    assert json.loads(out)["first_turn"] == 36
 
 
 @pytest.mark.parametrize(

@@ -63,6 +63,9 @@ class TowerDefence(GameDefaults):
     turn_word: str = "round"
     #: missile ids are random in official logs (the conformance README; key order is never compared)
     log_forgives: tuple[str, ...] = ("id",)
+    #: lists that follow the A/B command order, which official runs choose at random (spec 3.4): missiles of one
+    #: cell, the hit lists, the text map's data lines
+    log_unordered: tuple[str, ...] = ("missiles", "teslaHitList", "ironCurtainHitList", "[")
     options: tuple[Option, ...] = (
         Option("--max-rounds", "max_rounds", "override the game config's maxRounds", non_negative_int, "N"),
         Option("--order", "command_order", "command processing order A,B or B,A (default B,A, as official)",

@@ -1,4 +1,6 @@
-"""matchlog.diff: round-by-round comparison of two copies of an official trace, edited."""
+"""`diff` of two copies of an official trace, edited: the core's diff reading the official layout, forgiving
+what Tower Defence states (missile ids, the key order of any JSON object, the order of the lists that follow the
+A/B command order) unless strict."""
 
 from __future__ import annotations
 
@@ -8,9 +10,7 @@ import shutil
 import uuid
 from pathlib import Path
 
-from runner.games.tower_defence.logs.compare import Difference
-from runner.games.tower_defence.logs.diff import FileDifference, diff_logs
-from runner.games.tower_defence.logs.layout import open_match_log
+from runner.games.tower_defence import GAME
 
 
 def player_dir(log: Path, round_number: int, seat: str) -> Path:
@@ -26,8 +26,9 @@ def edit(path: Path, old: str, new: str, count: int = 1) -> None:
     path.write_text(text.replace(old, new, count), encoding="utf-8", newline="")
 
 
-def _diff(a: Path, b: Path, *, strict: bool = False):
-    return diff_logs(open_match_log(a), open_match_log(b), strict=strict)
+def _diff(a: Path, b: Path, *, strict: bool = False) -> tuple[bool, list[str], int | None]:
+    check = GAME.diff(a, b, {"strict": strict})
+    return check.same, check.data["differences"], check.data["first_turn"]
 
 
 def _renumber_missile_ids(log: Path) -> int:
@@ -42,61 +43,51 @@ def _renumber_missile_ids(log: Path) -> int:
 
 
 def test_identical_logs(log_pair) -> None:
-    report = _diff(*log_pair, strict=True)
-    assert report.identical
-    assert report.rounds_compared == 38
-    assert report.differing_rounds == ()
-    assert report.first_round == ()
+    check = GAME.diff(*log_pair, {"strict": True})
+    assert check.same and check.data["turns_a"] == check.data["turns_b"] == 37
+    assert check.lines == (f"{log_pair[0]} and {log_pair[1]}: 37 turns, identical (byte for byte, bot output "
+                           "included)",)
 
 
 def test_missile_ids_are_ignored_unless_strict(log_pair) -> None:
     a, b = log_pair
     assert _renumber_missile_ids(b) > 100
-    assert _diff(a, b).identical
-    strict = _diff(a, b, strict=True)
-    assert not strict.identical
-    first = strict.first_round[0]
-    assert (first.player, first.file) == ("A", "JsonMap.json")
-    assert first.fields[0].path.startswith("gameMap[") and first.fields[0].path.endswith("].id")
-    # every round with a missile on the board differs byte-wise
-    assert len(strict.differing_rounds) > 20
+    assert _diff(a, b)[0]
+    same, differences, first = _diff(a, b, strict=True)
+    assert not same
+    assert re.fullmatch(r"turn \d+, seat A, JsonMap.json: \$\.gameMap\[\d\]\[\d+\]\.missiles\[0\]\.id: .*",
+                        differences[0]), differences[0]
+    assert len({line.split(",")[0] for line in differences}) > 20  # every round with a missile on the board
 
 
-def test_stats_key_order_is_ignored_unless_strict(log_pair) -> None:
+def test_stats_key_order_is_ignored_even_strict_but_named_as_bytes(log_pair) -> None:
     a, b = log_pair
     edit(player_dir(b, 5, "B") / "JsonMap.json", '{"ENERGY":20,"ATTACK":30,', '{"ATTACK":30,"ENERGY":20,')
-    assert _diff(a, b).identical
-    strict = _diff(a, b, strict=True)
-    assert strict.differing_rounds == (5,)
-    (only,) = strict.first_round
-    assert (only.round, only.player, only.file) == (5, "B", "JsonMap.json")
-    assert only.fields[0].path.startswith("char ")  # parsed JSON is equal: the text position is reported
+    assert _diff(a, b)[0]
+    assert _diff(a, b, strict=True) == (False, [
+        "turn 5, seat B, JsonMap.json: the same content in other bytes (key order, spacing or encoding)"], 5)
 
 
 def test_single_changed_field_is_located(log_pair) -> None:
     a, b = log_pair
     edit(player_dir(b, 20, "A") / "JsonMap.json", '"score":383', '"score":384')
-    report = _diff(a, b)
-    assert report.differing_rounds == (20,)
-    assert report.first_round == (
-        FileDifference(20, "A", "JsonMap.json", fields=(Difference("players[1].score", 383, 384),)),
-    )
+    assert _diff(a, b) == (False, ["turn 20, seat A, JsonMap.json: $.players[1].score: 383 != 384"], 20)
 
 
 def test_text_file_difference_gives_line_and_both_lines(log_pair) -> None:
     a, b = log_pair
     edit(player_dir(b, 20, "A") / "TextMap.txt", "Score : 383", "Score : 384")
-    (only,) = _diff(a, b).first_round
-    assert only == FileDifference(20, "A", "TextMap.txt", fields=(Difference("line 35", "Score : 383", "Score : 384"),))
+    assert _diff(a, b)[1] == ["turn 20, seat A, TextMap.txt: line 35: 'Score : 383' != 'Score : 384'"]
 
 
-def test_later_differing_rounds_are_counted_but_only_the_first_detailed(log_pair) -> None:
+def test_every_differing_round_is_named_the_first_first(log_pair) -> None:
     a, b = log_pair
-    edit(player_dir(b, 5, "B") / "PlayerCommand.txt", "", "1,1,1")
+    (player_dir(b, 5, "B") / "PlayerCommand.txt").write_text("1,1,1")
     edit(player_dir(b, 30, "A") / "Console" / "Console.txt", "Player A", "Player X")
-    report = _diff(a, b)
-    assert report.differing_rounds == (5, 30)
-    assert [(d.round, d.player, d.file) for d in report.first_round] == [(5, "B", "PlayerCommand.txt")]
+    same, differences, first = _diff(a, b)
+    assert (same, first) == (False, 5)
+    assert differences[0] == "turn 5, seat B, answer: $.text: '2,6,2' != '1,1,1'"
+    assert differences[1].startswith("turn 30, seat A, Console/Console.txt: line 2: ")
 
 
 def test_list_order_only_differences_are_ignored_unless_strict(log_pair) -> None:
@@ -110,71 +101,55 @@ def test_list_order_only_differences_are_ignored_unless_strict(log_pair) -> None
     edit(folder / "TextMap.txt", "[14,4] B|ENERGY|-23|5|0|0|3\n[0,4] A|ENERGY|-23|5|0|0|3\n",
          "[0,4] A|ENERGY|-23|5|0|0|3\n[14,4] B|ENERGY|-23|5|0|0|3\n")
     edit(folder / "TextMap.txt", "[15,3] A|5|2\n[13,5] A|5|2\n", "[13,5] A|5|2\n[15,3] A|5|2\n")
-    assert _diff(a, b).identical
-    strict = _diff(a, b, strict=True)
-    assert strict.differing_rounds == (24,)
-    assert [d.file for d in strict.first_round] == ["JsonMap.json", "TextMap.txt"]
+    assert _diff(a, b)[0]
+    same, differences, first = _diff(a, b, strict=True)
+    assert (same, first) == (False, 24)
+    assert [line.split(":")[0] for line in differences] == ["turn 24, seat A, JsonMap.json",
+                                                             "turn 24, seat A, TextMap.txt"]
+    # a changed missile in the same cell is still found, whatever the order
+    cell["missiles"][0]["damage"] += 1
+    (folder / "JsonMap.json").write_text(json.dumps(state, separators=(",", ":")), encoding="utf-8")
+    assert _diff(a, b)[1][0].startswith("turn 24, seat A, JsonMap.json: $.gameMap[3][7].missiles[")
 
 
 def test_bot_output_is_compared_only_when_strict(log_pair) -> None:
     a, b = log_pair
     edit(player_dir(b, 24, "A") / "Console" / "BotOutput.txt", "round 24", "round 24 (took 13 ms)")
-    assert _diff(a, b).identical
-    (only,) = _diff(a, b, strict=True).first_round
-    assert (only.round, only.player, only.file) == (24, "A", "Console/BotOutput.txt")
+    assert _diff(a, b)[0]
+    assert _diff(a, b, strict=True)[1][0].startswith("turn 24, seat A, Console/BotOutput.txt: line ")
 
 
-def test_missing_round_folder(log_pair) -> None:
+def test_the_final_round_is_compared(log_pair) -> None:
     a, b = log_pair
+    edit(b / "Round 037" / "endGameState.txt", "score:2616", "score:2617")
+    assert _diff(a, b) == (False, [
+        "turn 37, endGameState.txt: line 3: 'A - GreedyBot- score:2616 health:100' != "
+        "'A - GreedyBot- score:2617 health:100'"], 37)
     shutil.rmtree(b / "Round 037")
-    report = _diff(a, b)
-    assert report.rounds_compared == 38
-    assert report.differing_rounds == (37,)
-    assert report.first_round == (FileDifference(37, None, None, missing="B"),)
+    assert _diff(a, b) == (False, ["turn 37, seat A: A - GreedyBot/ in only one log",
+                                   "turn 37, seat B: B - RandomBot/ in only one log",
+                                   "turn 37: Round 037/ in only one log"], 37)
 
 
 def test_missing_files_and_folders(log_pair) -> None:
     a, b = log_pair
     (player_dir(b, 10, "B") / "TextMap.txt").unlink()
     shutil.rmtree(player_dir(a, 12, "A"))
-    (a / "Round 037" / "endGameState.txt").unlink()
-    report = _diff(a, b)
-    assert report.differing_rounds == (10, 12, 37)
-    assert report.first_round == (FileDifference(10, "B", "TextMap.txt", missing="B"),)
-    assert _diff(b, a).first_round == (FileDifference(10, "B", "TextMap.txt", missing="A"),)
-    shutil.rmtree(b / "Round 010")
-    shutil.rmtree(b / "Round 011")
-    report = _diff(a, b)
-    assert report.differing_rounds == (10, 11, 12, 37)
-    assert report.first_round == (FileDifference(10, None, None, missing="B"),)
+    assert _diff(a, b)[1][:2] == ["turn 10, seat B, TextMap.txt: in only one log",
+                                  "turn 12, seat A, answer: $.text: '' != '0,5,2'"]
+    assert _diff(a, b)[1][2] == "turn 12, seat A: A - GreedyBot/ in only one log"
 
 
-def test_missing_player_folder_and_end_state_detail(log_pair) -> None:
-    a, b = log_pair
-    shutil.rmtree(player_dir(a, 12, "A"))
-    (a / "Round 037" / "endGameState.txt").unlink()
-    assert _diff(a, b).first_round == (FileDifference(12, "A", None, missing="A"),)
-    for number in range(12, 13):
-        shutil.rmtree(player_dir(b, number, "A"))
-    assert _diff(a, b).first_round == (FileDifference(37, None, "endGameState.txt", missing="A"),)
-
-
-def test_renamed_players_give_a_note(log_pair) -> None:
+def test_renamed_players_compare_by_seat(log_pair) -> None:
     a, b = log_pair
     for folder in list(b.glob("Round */A - GreedyBot")):
         folder.rename(folder.with_name("A - Other"))
-    report = _diff(a, b)
-    assert report.notes == ("player A folders are named differently: 'A - GreedyBot' vs 'A - Other'",)
-    # seats are matched by letter, so the files still compare equal
-    assert report.identical
+    assert _diff(a, b)[0]
 
 
 def test_a_state_that_is_not_json_is_compared_as_text(log_pair) -> None:
     a, b = log_pair
     (player_dir(b, 3, "B") / "JsonMap.json").write_text('{"gameDetails":', encoding="utf-8")
-    (only,) = _diff(a, b).first_round
-    assert (only.round, only.player, only.file) == (3, "B", "JsonMap.json")
-    assert only.fields[0].path == "char 15"
-    # snippets start up to 20 characters before the difference
-    assert only.fields[0].expected.startswith('{"gameDetails":{"round":3,')
-    assert only.fields[0].actual == '{"gameDetails":'
+    (line,) = _diff(a, b)[1]
+    assert line.startswith("turn 3, seat B, JsonMap.json: line 1: '{\"gameDetails\":{\"round\":3,")
+    assert line.endswith("!= '{\"gameDetails\":'")
