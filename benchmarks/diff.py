@@ -29,8 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from runner.games.tower_defence.logs.diff import diff_logs  # noqa: E402
-from runner.games.tower_defence.logs.layout import open_match_log  # noqa: E402
+from runner.games.tower_defence import GAME  # noqa: E402
 
 TRACE = ROOT / "tests" / "games" / "tower_defence" / "data" / "conformance" / "gg-mirror-g11.tar.gz"
 _ID = re.compile(r'"id":"[^"]*"')
@@ -51,14 +50,13 @@ def as_rerun(log: Path) -> int:
 
 
 def time_case(a: Path, b: Path, strict: bool, repeat: int) -> tuple[float, bool, int]:
-    log_a, log_b = open_match_log(a), open_match_log(b)
-    diff_logs(log_a, log_b, strict=strict)  # warm-up
+    GAME.diff(a, b, {"strict": strict})  # warm-up
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        report = diff_logs(open_match_log(a), open_match_log(b), strict=strict)
+        check = GAME.diff(a, b, {"strict": strict})
         times.append(time.perf_counter() - start)
-    return statistics.median(times), report.identical, report.rounds_compared
+    return statistics.median(times), check.same, check.data["turns_a"]
 
 
 def main() -> int:
@@ -88,7 +86,7 @@ def main() -> int:
         return 0
     print(f"{source.name}: median of {args.repeat} (rerun case: {rewritten} JsonMap.json files rewritten)")
     for name, (seconds, same, rounds) in results.items():
-        print(f"  {name:14s} {seconds * 1000:8.1f} ms  {rounds} rounds  {'identical' if same else 'DIFFERENT'}")
+        print(f"  {name:14s} {seconds * 1000:8.1f} ms  {rounds} rounds played  {'identical' if same else 'DIFFERENT'}")
     return 0
 
 

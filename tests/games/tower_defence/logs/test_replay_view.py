@@ -9,9 +9,8 @@ import pytest
 
 from runner.games.tower_defence.engine.config import GameConfig
 from runner.games.tower_defence.engine.state import CommandOrder
-from runner.games.tower_defence.logs.layout import open_match_log
+from runner.games.tower_defence.logs.layout import open_match_log, recorded_order
 from runner.games.tower_defence.logs.replay import MatchReplay, PlayerSummary
-from runner.games.tower_defence.logs.verify import recorded_order
 
 OVERFLOW_ERROR = (
     "Player B: Unable to parse command entries, all parameters should be integers. Received:2147483648,2,1"
