@@ -51,20 +51,13 @@ def diff_logs(game: Any, path_a: Any, path_b: Any, options: Mapping[str, Any]) -
             found.append(f"match.json: {difference}")
     data = {"turns_a": len(a.turns), "turns_b": len(b.turns), "first_turn": first, "differences": found}
     if not found:
-        return Check(True, (f"{path_a} and {path_b}: {len(a.turns)} turns, identical" + _aside(rules),), data)
+        return Check(True, (f"{path_a} and {path_b}: {len(a.turns)} turns, identical"
+                            + ("" if strict else " (bot output and timing aside)"),), data)
     head = f"the logs part at turn {first}" if first is not None else "the logs differ in their result"
     lines = [f"{head}: {len(found)} difference{'s' if len(found) != 1 else ''}", *found[:MAX_LINES]]
     if len(found) > MAX_LINES:
         lines.append(f"... and {len(found) - MAX_LINES} more")
     return Check(False, tuple(lines), data)
-
-
-def _aside(rules: _Rules) -> str:
-    if rules.strict:
-        return " (byte for byte, bot output included)"
-    forgiven = "".join([f"; keys {', '.join(rules.forgive)}" if rules.forgive else "",
-                        f"; the order of {', '.join(rules.unordered)}" if rules.unordered else ""])
-    return f" (bot output and timing aside{forgiven})"
 
 
 @attrs.frozen
