@@ -8,6 +8,7 @@ small, and, sandboxed, nothing outside the bot folder was written.
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
@@ -212,6 +213,8 @@ def test_attack_in_a_match(name: str, tag: str, tmp_path: Path) -> None:
 
     assert (summary.end_reason, summary.rounds) == ("max_rounds", 3)
     assert (tmp_path / "match" / "match.json").is_file()
+    # MatchRunner alone writes no game-config.json (start_match does): the config goes beside the log for verify
+    (tmp_path / "match" / "game-config.json").write_text(json.dumps(GAME.config_json(config)))
     check = GAME.verify(tmp_path / "match", {})
     assert check.same, check.lines
     assert marked == renamed == []
