@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from runner.games.interface import Check
-from runner.logtools.record import open_record
+from runner.logtools.record import CONFIG_FILE, open_record
 from runner.logtools.verify import verify_log
 
 DEFAULT_ORDER = "B,A"
@@ -29,11 +29,13 @@ def verify(game: Any, path: Any, order: str | None) -> Check:
         tries, how = [recorded or DEFAULT_ORDER], "as recorded" if recorded else "the default"
     else:
         tries, how = [DEFAULT_ORDER, "A,B"], "detected"
+    config = record.header.get("config", CONFIG_FILE)
+    config = config if (record.path / config).is_file() else "the defaults"
     best: Check | None = None
     for each in tries:
         header = {**record.header, "options": {**record.options, "command_order": each}}
         check = verify_log(game, path, attrs.evolve(record, header=header))
-        check = attrs.evolve(check, lines=(*check.lines, f"command order {each} ({how})"),
+        check = attrs.evolve(check, lines=(*check.lines, f"command order {each} ({how}), game config {config}"),
                              data={**check.data, "order": each})
         if best is None or check.same or _further(check, best):
             best = check
