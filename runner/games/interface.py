@@ -393,6 +393,8 @@ class Game(Protocol):
 
     #: JSON keys `verify` and `diff` leave out of every comparison (timing the rules do not make deterministic)
     log_forgives: tuple[str, ...]
+    #: what `diff` takes in any order (the lists under these JSON keys, the runs of text lines starting with them)
+    log_unordered: tuple[str, ...]
 
     def is_log(self, path: Path) -> bool:
         """Whether `path` is a log of this game from outside td-runner (an official Tower Defence log, a spec
@@ -401,7 +403,6 @@ class Game(Protocol):
     def open_foreign_log(self, path: Path) -> Any:
         """A log from outside (no record.jsonl) read into the core's `MatchRecord`, or None: the log tools then
         serve it too (Tower Defence reads the official layout; runner/logtools/record.py)."""
-        return None
 
     def log_session(self, record: Any) -> Session:
         """A new session for replaying a core-written log (a runner.logtools.record.MatchRecord): by default

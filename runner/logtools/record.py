@@ -148,7 +148,8 @@ def is_record_log(path: Path) -> bool:
 
 
 def open_record(game: Game, path: Path) -> MatchRecord:
-    """The log at `path` as one record; UserError (one line) when it is not a log the core wrote."""
+    """The log at `path` as one record: a log the core wrote, or one from outside that the game reads
+    (`Game.open_foreign_log`); UserError (one line) when it is neither."""
     path = Path(path)
     header = read_header(path) if path.is_dir() else None
     if header is None:  # perhaps a log from outside, which the game may read (official Tower Defence logs)
