@@ -72,8 +72,8 @@ class TowerDefence(GameDefaults):
                str, "A,B|B,A"),
     )
     verify_options: tuple[Option, ...] = (
-        Option("--order", "order", "Tower Defence command processing order: auto (driver-notes.json, else "
-               "detected), A,B or B,A", str, "ORDER", default="auto"),
+        Option("--order", "order", "Tower Defence command processing order: auto (as the log records it, "
+               "else detected), A,B or B,A", str, "ORDER", default="auto"),
     )
     file_kinds: tuple[str, ...] = ("game-config", "state")
     end_reasons: Mapping[str, str] = {

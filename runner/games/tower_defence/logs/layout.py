@@ -145,9 +145,12 @@ def recorded_order(log: MatchLog) -> "CommandOrder | None":
     from runner.games.tower_defence.engine.state import CommandOrder
 
     notes = log.driver_notes()
-    if notes and isinstance(notes.get("commandProcessingOrder"), str):
+    if not (notes and isinstance(notes.get("commandProcessingOrder"), str)):
+        return None
+    try:
         return CommandOrder.parse(notes["commandProcessingOrder"])
-    return None
+    except ValueError as exc:
+        raise UserError(f"{log.path / 'driver-notes.json'}: commandProcessingOrder: {exc}") from None
 
 
 def official_record(game: object, path: Path) -> "MatchRecord":
