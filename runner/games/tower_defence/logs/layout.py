@@ -35,10 +35,6 @@ PLAYER_FILES = (JSON_MAP, TEXT_MAP, PLAYER_COMMAND, CONSOLE, BOT_OUTPUT)
 END_GAME_STATE = "endGameState.txt"
 
 
-class NotAMatchLog(UserError):
-    """The folder is not a match log in the official layout."""
-
-
 def round_dir_name(round_number: int) -> str:
     return f"Round {round_number:03d}"
 
@@ -114,29 +110,29 @@ def log_game_config(log: MatchLog) -> tuple["GameConfig", Path | None]:
 
 
 def open_match_log(path: Path | str) -> MatchLog:
-    """Index a match folder; raise NotAMatchLog saying why when it is not one."""
+    """Index a match folder; a UserError saying why when it is not one."""
     path = Path(path)
     if not path.exists():
-        raise NotAMatchLog(f"{path}: no such folder")
+        raise UserError(f"{path}: no such folder")
     if not path.is_dir():
-        raise NotAMatchLog(f"{path}: not a folder (a match log is a folder of 'Round NNN' folders)")
+        raise UserError(f"{path}: not a folder (a match log is a folder of 'Round NNN' folders)")
     rounds = []
     for child in path.iterdir():
         match = ROUND_DIR.fullmatch(child.name)
         if match and child.is_dir():
             rounds.append(int(match.group(1)))
     if not rounds:
-        raise NotAMatchLog(f"{path}: not a match log: no 'Round NNN' folders")
+        raise UserError(f"{path}: not a match log: no 'Round NNN' folders")
     rounds.sort()
     if rounds[0] != 0:
-        raise NotAMatchLog(f"{path}: not a complete match log: the first round folder is Round {rounds[0]:03d}")
+        raise UserError(f"{path}: not a complete match log: the first round folder is Round {rounds[0]:03d}")
     player_dirs: dict[str, str] = {}
     for child in sorted((path / round_dir_name(0)).iterdir()):
         match = PLAYER_DIR.fullmatch(child.name)
         if match and child.is_dir():
             player_dirs.setdefault(match.group(1), child.name)
     if set(player_dirs) != {"A", "B"}:
-        raise NotAMatchLog(f"{path / round_dir_name(0)}: expected folders 'A - <name>' and 'B - <name>'")
+        raise UserError(f"{path / round_dir_name(0)}: expected folders 'A - <name>' and 'B - <name>'")
     return MatchLog(path, tuple(rounds), player_dirs)
 
 
