@@ -35,8 +35,7 @@ sys.path.insert(0, str(ROOT))
 from runner.games.tower_defence.engine.config import GameConfig  # noqa: E402
 from runner.games.tower_defence.engine.game import check_game_over, play_round  # noqa: E402
 from runner.games.tower_defence.engine.state import GameState  # noqa: E402
-from runner.games.tower_defence.logs.layout import open_match_log  # noqa: E402
-from runner.games.tower_defence.logs.verify import recorded_order  # noqa: E402
+from runner.games.tower_defence.logs.layout import open_match_log, recorded_order  # noqa: E402
 from runner.games.tower_defence.protocol import Renderers  # noqa: E402
 
 TRACES = ROOT / "tests" / "games" / "tower_defence" / "data" / "conformance"

@@ -398,6 +398,11 @@ class Game(Protocol):
         """Whether `path` is a log of this game from outside td-runner (an official Tower Defence log, a spec
         trace file). A log the core wrote names its game (record.jsonl's header): nothing guesses it."""
 
+    def open_foreign_log(self, path: Path) -> Any:
+        """A log from outside (no record.jsonl) read into the core's `MatchRecord`, or None: the log tools then
+        serve it too (Tower Defence reads the official layout; runner/logtools/record.py)."""
+        return None
+
     def log_session(self, record: Any) -> Session:
         """A new session for replaying a core-written log (a runner.logtools.record.MatchRecord): by default
         from its game-config.json and the record's seats, seed, options and request formats."""
@@ -456,6 +461,11 @@ class GameDefaults:
 
     def is_log(self, path: Path) -> bool:
         return False  # logs the core writes name their game; only logs from outside need recognising
+
+    def open_foreign_log(self, path: Path) -> Any:
+        """A log from outside (no record.jsonl) read into the core's `MatchRecord`, or None: the log tools then
+        serve it too (Tower Defence reads the official layout; runner/logtools/record.py)."""
+        return None
 
     def log_session(self, record: Any) -> Session:
         from runner.logtools.record import default_log_session

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections.abc import Collection
 from typing import Any
 
@@ -47,9 +49,33 @@ def first_line_difference(a: str, b: str) -> str | None:
 
 def file_difference(name: str, a: str, b: str, forgive: Collection[str] = ()) -> str | None:
     """Two versions of one logged file: structurally when both are JSON (a `.json` name), else by lines."""
+    if a == b:
+        return None
     if name.endswith(".json"):
         try:
+            if same_json(a, b, forgive):
+                return None
             return first_difference(json.loads(a), json.loads(b), forgive)
         except ValueError:
             pass  # not JSON (a damaged file): by lines
     return first_line_difference(a, b)
+
+
+def same_json(a: str, b: str, forgive: Collection[str] = ()) -> bool:
+    """A quick yes for two JSON texts equal apart from key order and the scalar values of keys in `forgive`,
+    decided in C (about 10x faster than `first_difference`'s walk, which remains for finding a difference):
+    those values blanked in the text, numbers kept as their bytes so that 1, 1.0 and true stay apart.
+    False means "not shown equal" (a forgiven key holding an object, say), not "different"."""
+    if forgive:
+        blank = _blanker(tuple(sorted(forgive)))
+        a, b = blank.sub(r"\1null", a), blank.sub(r"\1null", b)
+        if a == b:
+            return True
+    return json.loads(a, parse_int=str.encode, parse_float=str.encode) == json.loads(
+        b, parse_int=str.encode, parse_float=str.encode)
+
+
+@functools.lru_cache(maxsize=16)
+def _blanker(keys: tuple[str, ...]) -> re.Pattern[str]:
+    names = "|".join(re.escape(json.dumps(key)[1:-1]) for key in keys)
+    return re.compile(rf'("(?:{names})"\s*:\s*)(?:"(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null)')

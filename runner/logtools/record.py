@@ -42,6 +42,9 @@ class MatchRecord:
     header: Mapping[str, Any]
     turns: tuple[RecordedTurn, ...]
     match: Mapping[str, Any] | None  # match.json, None when the match did not finish writing it
+    #: None for a log the core wrote; for a log read from outside (`Game.open_foreign_log`), which has no
+    #: match.json, events or refusals, whether it shows the match over (its final files are there)
+    ended: bool | None = None
     _outputs_read: dict[str, dict[int, str]] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
     @property
@@ -147,10 +150,13 @@ def is_record_log(path: Path) -> bool:
 def open_record(game: Game, path: Path) -> MatchRecord:
     """The log at `path` as one record; UserError (one line) when it is not a log the core wrote."""
     path = Path(path)
-    if not path.is_dir():
-        raise UserError(f"{path}: no such log folder")
-    header = read_header(path)
-    if header is None:
+    header = read_header(path) if path.is_dir() else None
+    if header is None:  # perhaps a log from outside, which the game may read (official Tower Defence logs)
+        foreign = getattr(game, "open_foreign_log", lambda _: None)(path)
+        if foreign is not None:
+            return foreign
+        if not path.is_dir():
+            raise UserError(f"{path}: no such log folder")
         raise UserError(f"{path}: not a match log written by td-runner (no {RECORD_FILE} with a header)")
     if header.get("game") != game.name:
         raise UserError(f"{path}: a {header.get('game')} log, not a {game.name} log")
@@ -169,7 +175,7 @@ def open_record(game: Game, path: Path) -> MatchRecord:
 def default_log_session(game: Game, record: MatchRecord) -> Session:
     """A new session for a log: its game-config.json and the header's seats, seed, options and request formats
     (`GameDefaults.log_session`; a game whose config needs more, such as Warzone's map copy, overrides it)."""
-    config_path = record.path / CONFIG_FILE
+    config_path = record.path / record.header.get("config", CONFIG_FILE)  # a log from outside may name its own
     config = game.configure(config_path if config_path.is_file() else None, {})
     session = game.new_session(config, record.seats, record.seed, record.options)
     for seat, name in (record.header.get("requests") or {}).items():

@@ -17,12 +17,14 @@ MAX_LINES = 30  # differences listed; the rest are counted
 _STOP = 200  # differences after which the replay stops (a wrong config differs everywhere)
 
 
-def verify_log(game: Any, path: Any) -> Check:
-    """The whole check: `Game.verify` of every game that has no log tools of its own."""
-    record = open_record(game, path)
+def verify_log(game: Any, path: Any, record: MatchRecord | None = None) -> Check:
+    """The whole check: `Game.verify` of every game that has no log tools of its own (`record`: the log already
+    opened, perhaps with other options, such as Tower Defence's command order)."""
+    record = record or open_record(game, path)
     forgive = frozenset(getattr(game, "log_forgives", ()))
     session = game.log_session(record)
     found: list[str] = []
+    first: int | None = None  # the first turn with a difference
     for index, turn in enumerate(record.turns):
         if session.outcome() is not None:
             found.append(f"turn {turn.turn}: the replayed match ended before it")
@@ -34,9 +36,10 @@ def verify_log(game: Any, path: Any) -> Check:
         if set(active) != set(turn.answers):
             found.append(f"turn {turn.turn}: seats {sorted(turn.answers)} answered, the replay asks {sorted(active)}")
         inputs = session.inputs()
-        found += _inputs(record, turn.turn, inputs, active, turn.inputs, forgive)
+        found += _inputs(record, turn.turn, inputs, active, turn.inputs, forgive, _view(record, session))
         report = session.play_turn({seat: turn.answers[seat] for seat in active if seat in turn.answers})
         found += _report(record, index, turn, report, forgive)
+        first = turn.turn if first is None and found else first
         if len(found) >= _STOP:
             break
     else:
@@ -44,17 +47,19 @@ def verify_log(game: Any, path: Any) -> Check:
     turns = len(record.turns)
     if not found:
         return Check(True, (f"{path}: {plural(turns, 'turn')} replayed, every input, record and final file identical",),
-                     {"turns": turns, "differences": []})
+                     {"turns": turns, "differences": [], "first_turn": None})
     lines = [f"{path}: {len(found)} difference{'s' if len(found) != 1 else ''} in {turns} turns; the first:"]
     lines += [f"  {line}" for line in found[:MAX_LINES]]
     if len(found) > MAX_LINES:
         lines.append(f"  ... and {len(found) - MAX_LINES} more")
-    return Check(False, tuple(lines), {"turns": turns, "differences": found})
+    return Check(False, tuple(lines), {"turns": turns, "differences": found,
+                                       "first_turn": session.turn if first is None else first})
 
 
 def _inputs(record: MatchRecord, turn: int, inputs: Mapping[str, TurnInput], seats: Collection[str],
-            digests: Mapping[str, int], forgive: Collection[str]) -> list[str]:
-    """Each seat's input: a folder log's files, a log.jsonl record's digest of the input line."""
+            digests: Mapping[str, int], forgive: Collection[str], view: str | None) -> list[str]:
+    """Each seat's input: a folder log's files (and its copy of the view), a log.jsonl record's digest of the
+    input line."""
     found = []
     folder_log = isinstance(record.game.log, FolderLog)
     for seat in seats:
@@ -62,6 +67,7 @@ def _inputs(record: MatchRecord, turn: int, inputs: Mapping[str, TurnInput], sea
         if folder_log:
             found += _files(record, turn, seat, given.files, forgive)
             found += _answer_file(record, turn, seat)
+            found += _view_file(record, turn, seat, view)
         logged = digests.get(seat)
         if logged is not None and given.line is not None and logged != (sent := input_digest(given.line)):
             found.append(f"turn {turn}, seat {seat}, {RECORD_FILE} input: CRC-32 {logged} != {sent} (the replayed "
@@ -81,6 +87,22 @@ def _files(record: MatchRecord, turn: int, seat: str, files: Mapping[str, str], 
         elif difference := file_difference(logged_name, logged, text, forgive):
             found.append(f"turn {turn}, seat {seat}, {where}: {difference}")
     return found
+
+
+def _view(record: MatchRecord, session: Session) -> str | None:
+    """`Session.text_view()` where a folder log keeps a copy of it in each seat's folder."""
+    log = record.game.log
+    return session.text_view() if isinstance(log, FolderLog) and log.view else None
+
+
+def _view_file(record: MatchRecord, turn: int, seat: str, view: str | None) -> list[str]:
+    """A folder log's copy of `Session.text_view()` in each seat's folder, where the game keeps one."""
+    if view is None:
+        return []
+    path = record.seat_file(turn, seat, record.game.log.view)  # type: ignore[union-attr]
+    logged = read_text(path)
+    difference = "missing" if logged is None else first_line_difference(logged, view)
+    return [f"turn {turn}, seat {seat}, {path.relative_to(record.path)}: {difference}"] if difference else []
 
 
 def _answer_file(record: MatchRecord, turn: int, seat: str) -> list[str]:
@@ -119,6 +141,8 @@ def _report(record: MatchRecord, index: int, turn: RecordedTurn, report: TurnRep
             found.append(f"turn {turn.turn}, {log.file_name}: no line {index + 1}")
         elif row != (replayed_row := report.record) and (difference := first_difference(row, replayed_row, forgive)):
             found.append(f"turn {turn.turn}, {log.file_name} line {index + 1}: {difference}")
+    if record.ended is not None:
+        return found  # a log from outside keeps no events or refusals
     replayed = {"events": list(report.events), "rejected": {k: list(v) for k, v in report.rejected.items()}}
     logged = {"events": list(turn.events), "rejected": {k: list(v) for k, v in turn.rejected.items()}}
     if difference := first_difference(logged, replayed, forgive):
@@ -127,23 +151,34 @@ def _report(record: MatchRecord, index: int, turn: RecordedTurn, report: TurnRep
 
 
 def _ending(record: MatchRecord, session: Session, forgive: Collection[str]) -> list[str]:
-    """After the last recorded turn: a folder log's final folder, and match.json's result."""
+    """After the last recorded turn: a folder log's final folder, and match.json's result (a log from outside
+    has no match.json: whether it shows the match over is `record.ended`)."""
     outcome = session.outcome()
-    if record.match is None or record.match.get("end_reason") == "interrupted":
-        return []  # a log cut short: its turns are all there is to check
+    ended = record.ended
+    if ended is None and (record.match is None or record.match.get("end_reason") == "interrupted"):
+        return []  # a log the core wrote, cut short: its turns are all there is to check
     if outcome is None:
-        return [f"match.json: the match ended, but the replay goes on after turn {session.turn - 1}"]
+        if ended is False:
+            return [f"the log stops after turn {session.turn - 1} without a match's final files; the replay goes on"]
+        return [f"{'the log' if ended else 'match.json'}: the match ended, but the replay goes on after turn "
+                f"{session.turn - 1}"]
+    if ended is False:
+        return [f"turn {session.turn}: the replayed match ends, but the log has no final files"]
     found = []
     if isinstance(record.game.log, FolderLog):
+        view = _view(record, session)
         for seat, given in session.inputs().items():
             if seat in session.active_seats():
                 found += _files(record, session.turn, seat, given.files, forgive)
+                found += _view_file(record, session.turn, seat, view)
         final = record.turn_folder(session.turn)
         for name, text in session.final_files(record.names).items():
             logged = read_text(final / name)
             difference = "missing" if logged is None else file_difference(name, logged, text, forgive)
             if difference:
                 found.append(f"turn {session.turn}, {(final / name).relative_to(record.path)}: {difference}")
+    if record.match is None:
+        return found
     replayed = {"end_reason": outcome.reason, "winner": outcome.winner,
                 "ranking": [list(group) for group in outcome.ranking]}
     logged = {key: record.match.get(key) for key in replayed}

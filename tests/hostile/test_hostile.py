@@ -194,8 +194,6 @@ def test_attack_in_a_match(name: str, tag: str, tmp_path: Path) -> None:
     from runner.games.tower_defence import GAME
     from runner.games.tower_defence.session import TowerDefenceSession
     from runner.match import MatchRunner, MatchSettings, Player
-    from runner.games.tower_defence.logs.layout import open_match_log
-    from runner.games.tower_defence.logs.verify import verify_log
 
     attacker = load_bot(copy_attack(name, tmp_path))
     idle_folder = write_bot_json(tmp_path / "bots" / "idle", botFileName="bot.py", botLanguage="python3")
@@ -214,8 +212,8 @@ def test_attack_in_a_match(name: str, tag: str, tmp_path: Path) -> None:
 
     assert (summary.end_reason, summary.rounds) == ("max_rounds", 3)
     assert (tmp_path / "match" / "match.json").is_file()
-    report = verify_log(open_match_log(tmp_path / "match"), config)
-    assert report.ok, report.to_json()
+    check = GAME.verify(tmp_path / "match", {})
+    assert check.same, check.lines
     assert marked == renamed == []
     attacker_tally, idle_tally = summary.tallies["A"], summary.tallies["B"]
     assert (idle_tally.timeouts, idle_tally.crashes) == (0, 0)

@@ -1,4 +1,9 @@
-"""Read a match log in the official folder layout (spec 7.4); the writer lives in matchlog/writer.py."""
+"""Read a match log in the official folder layout (spec 7.4); the writer lives in matchlog/writer.py.
+
+An official log has no record.jsonl: `official_record` reads it into the core's `MatchRecord` (answers from the
+PlayerCommand.txt files, seats and names from the folder names, the config and command order from its side
+files), so the core's `verify` and `diff` serve it as they serve the logs td-runner writes.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +15,12 @@ from typing import TYPE_CHECKING
 import attrs
 
 from runner.errors import UserError
+from runner.games.interface import Answer
 
 if TYPE_CHECKING:
     from runner.games.tower_defence.engine.config import GameConfig
+    from runner.games.tower_defence.engine.state import CommandOrder
+    from runner.logtools.record import MatchRecord
 
 ROUND_DIR = re.compile(r"Round (\d{3,})")
 PLAYER_DIR = re.compile(r"([AB]) - .*")
@@ -130,3 +138,31 @@ def open_match_log(path: Path | str) -> MatchLog:
     if set(player_dirs) != {"A", "B"}:
         raise NotAMatchLog(f"{path / round_dir_name(0)}: expected folders 'A - <name>' and 'B - <name>'")
     return MatchLog(path, tuple(rounds), player_dirs)
+
+
+def recorded_order(log: MatchLog) -> "CommandOrder | None":
+    """The command order written by the conformance driver (driver-notes.json), if any."""
+    from runner.games.tower_defence.engine.state import CommandOrder
+
+    notes = log.driver_notes()
+    if notes and isinstance(notes.get("commandProcessingOrder"), str):
+        return CommandOrder.parse(notes["commandProcessingOrder"])
+    return None
+
+
+def official_record(game: object, path: Path) -> "MatchRecord":
+    """An official log as the core's record: every played round's commands as read (a final round with
+    endGameState.txt is the end, not a turn), the driver's command order (None: unknown), the log's config."""
+    from runner.logtools.record import CONFIG_FILE, MatchRecord, RecordedTurn
+
+    log = open_match_log(path)
+    ended = log.end_game_state() is not None
+    order = recorded_order(log)
+    config = next((name for name in LOG_CONFIG_NAMES if log.side_file(name)), CONFIG_FILE)
+    header = {"game": game.name, "seats": sorted(log.player_dirs), "names": dict(log.player_dirs), "seed": 0,  # type: ignore[attr-defined]
+              "options": {"command_order": order and str(order)}, "config": config}
+    turns = tuple(
+        RecordedTurn(number, {seat: Answer(log.player_file(number, seat, PLAYER_COMMAND) or "") for seat in
+                              sorted(log.player_dirs)}, {}, (), {}, 0)
+        for number in range(log.final_round + (0 if ended else 1)))
+    return MatchRecord(log.path, game, header, turns, None, ended=ended)  # type: ignore[arg-type]

@@ -16,8 +16,7 @@ from runner.games.tower_defence.engine.commands import parse_command
 from runner.games.tower_defence.engine.config import BuildingType, GameConfig
 from runner.games.tower_defence.engine.game import check_game_over, play_round
 from runner.games.tower_defence.engine.state import CommandOrder, GameState
-from runner.games.tower_defence.logs.layout import open_match_log
-from runner.games.tower_defence.logs.verify import recorded_order
+from runner.games.tower_defence.logs.layout import open_match_log, recorded_order
 from tests.conftest import TRACE_NAMES
 
 
