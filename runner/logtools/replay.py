@@ -91,8 +91,8 @@ def replay_log(game: Any, path: Any) -> RecordReplay:
         if parted is None and (found := _difference(record, turn, session, forgive)):
             parted = (turn.turn, found)
         view = game.replay_view(session, names)
-        report = session.play_turn({seat: turn.answers[seat] for seat in session.active_seats() if seat in turn.answers})
-        frames[turn.turn] = Frame(view, turn, report)
+        answers = {seat: turn.answers[seat] for seat in session.active_seats() if seat in turn.answers}
+        frames[turn.turn] = Frame(view, turn, session.play_turn(answers))
     outcome = session.outcome()
     end = None if outcome is None else f"end: {outcome.reason}, winner {outcome.winner or 'none'}"
     frames.setdefault(session.turn, Frame(game.replay_view(session, names), None, None, end))

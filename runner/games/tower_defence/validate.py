@@ -1,7 +1,6 @@
-"""Tower Defence's files for `td-runner validate`: game configs (.json or official .properties), JSON states (the
-schema, then the board rules a schema cannot say) and a log folder's official layout (spec 7.4). A file's kind
-comes from its name, else its content; the generic files beside a log (match.json, the runner config) are the
-core's (runner/validate.py)."""
+"""Tower Defence's files for `td-runner validate`, kinds known by name, else by content: game configs (.json or
+official .properties), JSON states (the schema, then the board rules a schema cannot say) and a log folder's
+official layout (spec 7.4); the generic files beside a log (match.json, the runner config) are the core's."""
 
 from __future__ import annotations
 
@@ -21,6 +20,7 @@ from runner.validate import check_json, file_report, validate_path
 GAME_CONFIG, STATE = schemas.GAME_CONFIG, schemas.STATE
 _KIND_BY_NAME = {"state.json": STATE, layout.JSON_MAP.lower(): STATE, "game-config.json": GAME_CONFIG,
                  "game-config.properties": GAME_CONFIG}
+_MARKS = {STATE: {"gameMap", "gameDetails"}, GAME_CONFIG: {"mapWidth", "buildings", "ironCurtain"}}  # by content
 #: the files beside the round folders that are checked with a log
 _LOG_FILES = ("game-config.json", "game-config.properties", "match.json", config.RUNNER_CONFIG_NAME)
 
@@ -34,7 +34,7 @@ def validate_tower_defence(path: Path, kind: str | None) -> list[FileReport] | N
         kind = kind or detect_kind(path, config.read_file(path, "file")) if path.is_file() else None
     except config.UnreadableFile as exc:
         return [FileReport(path, kind, unreadable=exc.reason)]
-    return None if kind is None else [file_report(path, kind, _check_config if kind == GAME_CONFIG else _check_state)]
+    return None if kind is None else [file_report(path, kind, _check_state if kind == STATE else _check_config)]
 
 
 def detect_kind(path: Path, raw: bytes) -> str | None:
@@ -47,7 +47,7 @@ def detect_kind(path: Path, raw: bytes) -> str | None:
     if problems:
         return GAME_CONFIG if b"game.config." in raw else None
     keys = set(data) if isinstance(data, dict) else set()
-    return STATE if keys & {"gameMap", "gameDetails"} else GAME_CONFIG if keys & {"mapWidth", "buildings", "ironCurtain"} else None
+    return next((kind for kind, marks in _MARKS.items() if keys & marks), None)
 
 
 def _check_config(path: Path, raw: bytes) -> list[Problem]:
@@ -65,9 +65,8 @@ def _check_state(path: Path, raw: bytes, round_number: int | None = None) -> lis
 
 def check_state_board(state: dict[str, Any]) -> Iterable[Problem]:
     """Rules of a JSON state that its schema cannot express: the board matches mapWidth x mapHeight (spec 7.1)."""
-    details = state["gameDetails"]
+    details, board = state["gameDetails"], state["gameMap"]
     width, height = details["mapWidth"], details["mapHeight"]
-    board = state["gameMap"]
     if len(board) != height:
         yield Problem("$.gameMap", f"{len(board)} rows, but mapHeight is {height}")
     for y, row in enumerate(board):
@@ -77,8 +76,7 @@ def check_state_board(state: dict[str, Any]) -> Iterable[Problem]:
             where = f"$.gameMap[{y}][{x}]"
             if (cell["x"], cell["y"]) != (x, y):
                 yield Problem(where, f"cell says x={cell['x']}, y={cell['y']}, but sits at x={x}, y={y}")
-            owner = "A" if cell["x"] < width // 2 else "B"
-            if cell["cellOwner"] != owner:
+            if cell["cellOwner"] != (owner := "A" if cell["x"] < width // 2 else "B"):
                 yield Problem(f"{where}.cellOwner", f"{cell['cellOwner']!r}, but x={cell['x']} is in {owner}'s half")
             for group in ("buildings", "missiles"):
                 for index, thing in enumerate(cell[group]):
@@ -94,38 +92,31 @@ def check_state_board(state: dict[str, Any]) -> Iterable[Problem]:
         if price != (stats_price := details["buildingsStats"][kind]["price"]):
             yield Problem(f"$.gameDetails.buildingPrices.{kind}", f"{price}, but buildingsStats says {stats_price}")
     hits = [(f"$.teslaHitList[{i}][{j}]", c) for i, shot in enumerate(state["teslaHitList"]) for j, c in enumerate(shot)]
-    for where, cell in hits + [(f"$.ironCurtainHitList[{i}]", c) for i, c in enumerate(state["ironCurtainHitList"])]:
+    hits += [(f"$.ironCurtainHitList[{i}]", cell) for i, cell in enumerate(state["ironCurtainHitList"])]
+    for where, cell in hits:
         if not (cell["x"] < width and cell["y"] < height):
             yield Problem(where, f"x={cell['x']}, y={cell['y']} is off the {width}x{height} board")
 
 
 def validate_match_log(path: Path) -> list[FileReport]:
-    """A log folder: its layout, the files beside the round folders, and every round's JsonMap.json."""
+    """A log folder: its layout (round folders 0..last with no gaps, both players' folders in each with their
+    five files: spec 7.4), the files beside the round folders, and every round's JsonMap.json."""
     try:
         log = layout.open_match_log(path)
     except UserError as exc:
         return [FileReport(path, None, unreadable=str(exc).removeprefix(f"{path}: "))]
-    reports = [FileReport(path, "match-log", tuple(_layout_problems(log)))]
-    for child in sorted(path.iterdir()):
-        if child.is_file() and child.name.lower() in _LOG_FILES:
-            reports += validate_path(child, None, {"game": "tower-defence"})
-    for number in log.rounds:
-        for folder in sorted((path / layout.round_dir_name(number)).iterdir()):
-            if layout.PLAYER_DIR.fullmatch(folder.name) and (state := folder / layout.JSON_MAP).is_file():
-                reports.append(file_report(state, STATE, partial(_check_state, round_number=number)))
-    return reports
-
-
-def _layout_problems(log: layout.MatchLog) -> Iterable[Problem]:
-    """Round folders 0..last with no gaps, both players in each, and each player's five files (spec 7.4)."""
-    missing = sorted(set(range(log.rounds[0], log.final_round + 1)) - set(log.rounds))
-    if missing:
-        yield Problem("", f"missing round folders: {', '.join(layout.round_dir_name(n) for n in missing)}")
-    for number in log.rounds:
-        for player in log.player_dirs.values():
-            where = f"{layout.round_dir_name(number)}/{player}"
-            if not (log.path / where).is_dir():
-                yield Problem(where, "missing folder")
-                continue
-            yield from (Problem(f"{where}/{name}", "missing file") for name in layout.PLAYER_FILES
-                        if not (log.path / where / name).is_file())
+    missing = [layout.round_dir_name(n) for n in sorted(set(range(log.final_round + 1)) - set(log.rounds))]
+    problems = [Problem("", f"missing round folders: {', '.join(missing)}")] if missing else []
+    states = []
+    for number, player in ((number, player) for number in log.rounds for player in log.player_dirs.values()):
+        folder = f"{layout.round_dir_name(number)}/{player}"
+        if not (path / folder).is_dir():
+            problems.append(Problem(folder, "missing folder"))
+            continue
+        problems += [Problem(f"{folder}/{name}", "missing file") for name in layout.PLAYER_FILES
+                     if not (path / folder / name).is_file()]
+        if (state := path / folder / layout.JSON_MAP).is_file():
+            states.append(file_report(state, STATE, partial(_check_state, round_number=number)))
+    beside = [report for child in sorted(path.iterdir()) if child.is_file() and child.name.lower() in _LOG_FILES
+              for report in validate_path(child, None, {"game": "tower-defence"})]
+    return [FileReport(path, "match-log", tuple(problems)), *beside, *states]
