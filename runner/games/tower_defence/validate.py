@@ -18,8 +18,7 @@ from runner.schemas import Problem
 from runner.validate import check_json, file_report, validate_path
 
 GAME_CONFIG, STATE = schemas.GAME_CONFIG, schemas.STATE
-_KIND_BY_NAME = {"state.json": STATE, layout.JSON_MAP.lower(): STATE, "game-config.json": GAME_CONFIG,
-                 "game-config.properties": GAME_CONFIG}
+_STATE_NAMES = ("state.json", layout.JSON_MAP.lower())
 _MARKS = {STATE: {"gameMap", "gameDetails"}, GAME_CONFIG: {"mapWidth", "buildings", "ironCurtain"}}  # by content
 #: the files beside the round folders that are checked with a log
 _LOG_FILES = ("game-config.json", "game-config.properties", "match.json", config.RUNNER_CONFIG_NAME)
@@ -41,8 +40,10 @@ def detect_kind(path: Path, raw: bytes) -> str | None:
     """STATE or GAME_CONFIG by name, then by content; None when this is not a Tower Defence file (`state.json`
     and `game-config.json` are other games' names too: the core asks Tower Defence, whose names they were, last)."""
     name = path.name.lower()
-    if name in _KIND_BY_NAME or name.endswith(".properties") or (name.endswith(".json") and "game-config" in name):
-        return _KIND_BY_NAME.get(name, GAME_CONFIG)
+    if name in _STATE_NAMES:
+        return STATE
+    if name.endswith(".properties") or (name.endswith(".json") and "game-config" in name):
+        return GAME_CONFIG
     data, problems = config.decode_json(raw)
     if problems:
         return GAME_CONFIG if b"game.config." in raw else None
