@@ -29,8 +29,10 @@ def validate_tower_defence(path: Path, kind: str | None) -> list[FileReport] | N
     if path.is_dir():
         found = kind is None and any(layout.ROUND_DIR.fullmatch(child.name) for child in path.iterdir())
         return validate_match_log(path) if found else None
+    if not path.is_file():
+        return None
     try:
-        kind = kind or detect_kind(path, config.read_file(path, "file")) if path.is_file() else None
+        kind = kind or detect_kind(path, config.read_file(path, "file"))
     except config.UnreadableFile as exc:
         return [FileReport(path, kind, unreadable=exc.reason)]
     return None if kind is None else [file_report(path, kind, _check_state if kind == STATE else _check_config)]
