@@ -95,13 +95,19 @@ def _unknown_kind() -> str:
 
 def validate_file(path: Path, kind: str) -> FileReport:
     """Validate one generic file of a known kind."""
+    if kind == BOT and not schemas.is_available(BOT) and path.is_file():
+        return FileReport(path, kind, unreadable=f"no schema for bot.json ({schemas.schema_path(BOT)} is missing)")
+    return file_report(path, kind, _CHECKERS[kind])
+
+
+def file_report(path: Path, kind: str, check: Callable[[Path, bytes], list[Problem]]) -> FileReport:
+    """The report on one file of a known kind: `check(path, its bytes)`'s problems, or why it cannot be read
+    (any game's files: the core's kinds here, a game's own through its `validate`)."""
     try:
         raw = config.read_file(path, "file")
     except config.UnreadableFile as exc:
         return FileReport(path, kind, unreadable=exc.reason)
-    if kind == BOT and not schemas.is_available(BOT):
-        return FileReport(path, kind, unreadable=f"no schema for bot.json ({schemas.schema_path(BOT)} is missing)")
-    return FileReport(path, kind, tuple(_CHECKERS[kind](path, raw)))
+    return FileReport(path, kind, tuple(check(path, raw)))
 
 
 def validate_bot_folder(folder: Path, game: str | None = None, *, before_build: bool = False) -> FileReport:

@@ -421,6 +421,10 @@ class Game(Protocol):
     def replay(self, path: Path) -> "Replay":
         """The turns of a log, ready to show in the terminal."""
 
+    def replay_view(self, session: Session, names: Mapping[str, str]) -> list[Any]:
+        """The lines (str or rich Text) the terminal replay shows of the session's state, `names` the seats'
+        folder names (`A - nick`); by default the lines of `text_view()` (a game may colour them)."""
+
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The HTML replay of a log: its compact record (shape: runner/replay/record.py) and the JavaScript
         that draws the board (sets `window.ReplayBoard = {aspect, draw, describe?}`); `td-runner replay
@@ -486,6 +490,9 @@ class GameDefaults:
         from runner.logtools.replay import replay_log
 
         return replay_log(self, path)
+
+    def replay_view(self, session: Session, names: Mapping[str, str]) -> list[Any]:
+        return session.text_view().splitlines()
 
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The core's HTML replay of the log (runner/replay/default.py): every turn's answers, rulings, faults,

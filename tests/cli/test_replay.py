@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import shutil
 from pathlib import Path
 
 from rich.console import Console
@@ -20,21 +21,21 @@ def _run(*argv: str) -> tuple[int, str, str]:
 
 
 def test_one_round(conformance_root: Path) -> None:
+    """The core's replay (runner/logtools/replay.py) with Tower Defence's view: the console map of the round's
+    start, each player's line under its folder name with its hits taken, then each answer and its ruling."""
     log = conformance_root / TRACE
     code, out, err = _run(str(log), "--round", "16")
     assert (code, err) == (0, "")
     assert "\x1b[" not in out  # no colours when not printing to a terminal
     console = (log / "Round 016" / "A - GreedyBot" / "Console" / "Console.txt").read_text().split("\n")[3:11]
     assert out.split("\n") == [
-        "Round 016 of 037",
-        "A - GreedyBot  health 100  energy    39  score    305  hits taken   0  iron curtain -",
-        "B - RandomBot  health 100  energy    40  score    272  hits taken   0  iron curtain -",
+        "round 16",
+        "A - GreedyBot, Health=100, Energy=    39, Score=   305, IronCurtainAvailable= No, HitsTaken=0",
+        "B - RandomBot, Health=100, Energy=    40, Score=   272, IronCurtainAvailable= No, HitsTaken=0",
         *console,
-        "commands:",
-        "  A - GreedyBot  7,1,0",
-        "  B - RandomBot  2147483648,2,1",
-        "errors:",
-        "  Player B: Unable to parse command entries, all parameters should be integers. Received:2147483648,2,1",
+        "A: 7,1,0 -> accepted",
+        "B: 2147483648,2,1 -> refused: Player B: Unable to parse command entries, all parameters should be integers. "
+        "Received:2147483648,2,1",
         "",
     ]
     assert console[1] == "[0E1][1 1][2 1][3 1][4 1][5A1][6 1][7 1][7 1][6 >][5 1][4a1][3 1][2 1][1 1][0E1]"
@@ -44,24 +45,43 @@ def test_final_round_curtain_and_bot_output(conformance_root: Path) -> None:
     log = str(conformance_root / TRACE)
     code, out, _ = _run(log, "--round", "37")
     assert code == 0
-    assert out.split("\n")[-5:] == [
-        "final state; game over:",
-        "  The winner is: A - GreedyBot",
-        "  A - GreedyBot- score:2616 health:100",
-        "  B - RandomBot- score:665 health:0",
-        "",
+    lines = out.split("\n")
+    assert lines[:3] == [
+        "round 37 (final state)",  # endGameState.txt's winner, scores and health, as the replay reached them
+        "A - GreedyBot, Health=100, Energy=    48, Score=  2616, IronCurtainAvailable= Yes, HitsTaken=0",
+        "B - RandomBot, Health=  0, Energy=    45, Score=   665, IronCurtainAvailable= Yes, HitsTaken=20",
     ]
+    assert lines[-2:] == ["end: health, winner A", ""]
     _, out, _ = _run(log, "--round", "0", "--player", "a")
     assert "[0 0][1 0][2 0][3 0][4 0][5 0][6 0][7 0] \\ / [7 0][6 0]" in out  # both curtains active at round 0
-    assert "iron curtain active" in out and "errors: none" in out
-    assert "bot output of A - GreedyBot:\n  round 0 energy 20:" in out
+    assert "A: 0,4,2 -> accepted\nB: 1,4,2 -> accepted\n" in out
+    assert "--- A bot output ---\nround 0 energy 20:" in out
 
 
 def test_play_through_without_a_terminal(conformance_root: Path) -> None:
     code, out, _ = _run(str(conformance_root / TRACE))
     assert code == 0
-    headers = [line for line in out.split("\n") if line.startswith("Round ")]
-    assert headers == [f"Round {n:03d} of 037" for n in range(38)]
+    headers = [line for line in out.split("\n") if line.startswith("round ")]
+    assert headers == [f"round {n}" for n in range(37)] + ["round 37 (final state)"]
+
+
+def test_a_log_that_stops_and_one_the_replay_parts_from(conformance_root: Path, tmp_path: Path) -> None:
+    """A log without its end says so; where the log's view is not the replay's, every round from there on says
+    which file differs first."""
+    code, out, _ = _run(str(conformance_root / "crash-comma-vs-r17"), "--round", "12")
+    assert code == 0  # the official engine crashed on A's ',' here; ours refuses it
+    assert "A: , -> refused: Player A: Unable to parse command expected 3 parameters, got 0" in out
+    assert _run(str(conformance_root / "crash-comma-vs-r17"), "--round", "13")[1].endswith(
+        "\nthe log stops here: the match was not over\n")
+    log = shutil.copytree(conformance_root / TRACE, tmp_path / "log")
+    view = log / "Round 010" / "B - RandomBot" / "Console" / "Console.txt"
+    view.write_text(view.read_text().replace("Score=   135", "Score=   136", 1))
+    assert "warning" not in _run(str(log), "--round", "9")[1]
+    warned = [line for line in _run(str(log), "--round", "30")[1].split("\n") if line.startswith("warning")]
+    assert warned == ["warning: the replay differs from the log from round 10 on, so what is shown is the "
+                      "replay's (Round 010/B - RandomBot/Console/Console.txt: line 3: 'Player B, Health=100, Energy="
+                      "    23, Score=   136, IronCurtainAvailable= No' != 'Player B, Health=100, Energy=    23, "
+                      "Score=   135, IronCurtainAvailable= No'; `td-runner verify` lists all)"]
 
 
 def test_bad_input(conformance_root: Path, tmp_path: Path) -> None:

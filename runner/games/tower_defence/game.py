@@ -145,10 +145,10 @@ class TowerDefence(GameDefaults):
 
         return action_space(config)
 
-    def replay(self, path: Path):
-        from runner.games.tower_defence.replay_view import TowerDefenceReplay
+    def replay_view(self, session: TowerDefenceSession, names: Mapping[str, str]) -> list[Any]:
+        from runner.games.tower_defence.replay_view import replay_view
 
-        return TowerDefenceReplay(path)
+        return replay_view(session, names)
 
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""

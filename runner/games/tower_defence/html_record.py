@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from runner.games.tower_defence.engine.state import PLAYERS, CommandOrder
-from runner.games.tower_defence.logs.layout import JSON_MAP, PLAYER_COMMAND, log_game_config, open_match_log, recorded_order
-from runner.games.tower_defence.logs.replay import MatchReplay
+from runner.games.tower_defence.engine.state import PLAYERS
+from runner.games.tower_defence.logs.layout import JSON_MAP, PLAYER_COMMAND, open_match_log
+from runner.logtools.replay import RecordReplay, replay_log
 from runner.replay.assemble import record_of
 from runner.replay.source import Replayed, SeatTurn, Turn
 
@@ -80,7 +80,7 @@ def _ruling(seat: str, command: str | None, errors: tuple[str, ...], played: boo
     return "ok", "accepted"
 
 
-def _turns(log, replay: MatchReplay, final: str | None, size: list[int]) -> Iterator[Turn]:
+def _turns(log, replay: RecordReplay, final: str | None, size: list[int]) -> Iterator[Turn]:
     """Each round's numbers, rulings and board; `size` gets the board's width and height as the states say."""
     before: dict = {}
     curtains_before = [False, False]
@@ -92,7 +92,8 @@ def _turns(log, replay: MatchReplay, final: str | None, size: list[int]) -> Iter
             size[:] = [details["mapWidth"], details.get("mapHeight") or 8]
         buildings, missiles, curtains, where = _board(state)
         played = not (number == log.final_round and final is not None)
-        errors = replay.round(number).errors
+        report = replay.frames[number].report if number in replay.frames else None
+        errors = report.events if report is not None else ()
         commands = {seat: log.player_file(number, seat, PLAYER_COMMAND) for seat in PLAYERS}
         marks = []
         if state is not None:
@@ -111,16 +112,17 @@ def _turns(log, replay: MatchReplay, final: str | None, size: list[int]) -> Iter
 
 
 def html_record(path: Path) -> dict[str, Any]:
+    from runner.games.tower_defence import GAME
+
     log = open_match_log(path)
-    config, _ = log_game_config(log)
-    replay = MatchReplay(log, config, recorded_order(log) or CommandOrder.B_FIRST)
+    replay = replay_log(GAME, path)
     final = log.end_game_state()
     size: list[int] = []  # the board's width and height, from the first state that gives them
     result = " ".join(line.strip() for line in (final or "").strip().splitlines()[:3])
 
     def note() -> str:
-        return "" if replay.diverged_at is None else (
-            f"our engine's replay differs from this log from round {replay.diverged_at} on: the rulings shown "
+        return "" if replay.parted is None else (
+            f"our engine's replay differs from this log from round {replay.parted[0]} on: the rulings shown "
             "may be wrong")
 
     return record_of(path, Replayed(
