@@ -4,22 +4,63 @@ replayed through the game's own `Session`, shown with the common panels, timelin
 Why: a new game (the guide's worked example) used to have no HTML replay until it wrote an `html_record.py`;
 the record (runner/logtools/record.py) already holds every answer, fault and refusal, and `standings()` gives
 each seat's numbers turn by turn, so the core can show all of it. A game adds a board drawing by writing its
-own `html_replay` (the four games do).
+`BoardView`: its html_board.js, what the drawing needs once, and a "frame of this turn" function; the core
+plays the record, reads the rulings, numbers, bot output and the end, and keeps the frames a long match can
+afford (Warzone and Lanes). A game whose logs come from outside the record (Invaders' traces, Tower Defence's
+official logs) hands its own turns to assemble.py instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from runner.games.interface import Answer
+import attrs
+
+from runner.games.interface import Answer, Session, TurnReport
 from runner.logtools.record import MatchRecord, RecordedTurn, open_record
 from runner.replay.assemble import record_of
 from runner.replay.source import Replayed, SeatTurn, Turn
 
 #: The page's words for the default replay's missing board (the viewer draws "no board drawing" in its place).
 NO_BOARD = "the core's default replay: this game has no board drawing"
+
+
+#: What a game's `BoardView.turn` returns: the turn's frame (or a function making it) and its notable things,
+#: `(marker kind, text)` (faults, refusals and the end are the core's).
+Shown = tuple[Any, Sequence[tuple[str, str]]]
+
+
+@attrs.frozen
+class BoardView:
+    """A game's board in the core's replay. `board(record, session)`: what the drawing needs once, from the
+    new session; `turn(record, session, recorded, play)`: the frame of one turn, where `play()` plays the
+    recorded answers and gives the TurnReport (so the game takes the state before it, after it, or both);
+    `script`: the game's html_board.js (runner/replay/record.py says what it sets)."""
+
+    script: Path
+    board: Callable[[MatchRecord, Session], Any]
+    turn: Callable[[MatchRecord, Session, RecordedTurn, Callable[[], TurnReport]], Shown]
+    step_word: str | None = None
+    frame_bytes: int | None = None
+    max_bytes: int | None = None
+
+
+def _played(session: Session, recorded: RecordedTurn) -> Shown:
+    _play(session, recorded)
+    return None, ()
+
+
+def end_mark(game: Any, session: Session, names: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The "end" marker of a finished session: who won (or a draw) and why, in the game's end-reason words."""
+    outcome = session.outcome()
+    if outcome is None:
+        return []
+    top = outcome.ranking[0] if outcome.ranking else ()
+    head = f"{names.get(top[0], top[0])} won" if len(top) == 1 and not outcome.draw else "draw"
+    words = dict(getattr(game, "end_reasons", {}) or {}).get(outcome.reason, outcome.reason)
+    return [("end", f"{head}: {words}" if words else head)]
 
 
 def ruling_of(answer: Answer | None, rejected: Sequence[str]) -> tuple[str, str]:
@@ -42,23 +83,25 @@ def _numbers(standings: Mapping[str, Mapping[str, Any]], seats: Sequence[str]) -
              if isinstance(value, (int, float)) and not isinstance(value, bool)} for seat in seats]
 
 
-def _turn(record: MatchRecord, recorded: RecordedTurn, numbers: list[dict[str, Any]]) -> Turn:
+def _turn(record: MatchRecord, recorded: RecordedTurn, numbers: list[dict[str, Any]], shown: Shown) -> Turn:
     seats = []
     for seat in record.seats:
         answer = recorded.answers.get(seat)
         seats.append(SeatTurn(ruling_of(answer, recorded.rejected.get(seat, ())),
                               answer.text if answer is not None else "",
                               record.bot_output(recorded.turn, seat) if answer is not None else ""))
-    return Turn(recorded.turn, seats, numbers, None)
+    return Turn(recorded.turn, seats, numbers, shown[0], list(shown[1]))
 
 
-def default_html_replay(game: Any, path: Path) -> tuple[dict[str, Any], str]:
-    """The log's HTML record (before html.py adds match.json's faults and result) and no board script.
+def default_html_replay(game: Any, path: Path, view: BoardView | None = None) -> tuple[dict[str, Any], str]:
+    """The log's HTML record (before html.py adds match.json's faults and result) and the board's script
+    (none without a `view`).
 
     Each turn's numbers are `standings()` after the recorded answers were played; a log whose answers stop
     fitting the rules (a changed file: `verify` names it) is shown up to that turn, and its note says so."""
     record = open_record(game, path)
     session = game.log_session(record)
+    board = None if view is None else view.board(record, session)
     turns: list[Turn] = []
     stats: dict[str, None] = {}  # every seat's number names, in the order first met
     stopped = ""
@@ -67,13 +110,22 @@ def default_html_replay(game: Any, path: Path) -> tuple[dict[str, Any], str]:
             stopped = (f"the log's answers stop fitting the rules at {game.turn_word} {recorded.turn}: "
                        "`td-runner verify` names the difference; the turns before it are shown")
             break
-        session.play_turn({seat: recorded.answers[seat] for seat in session.active_seats()
-                           if seat in recorded.answers})
+        shown = _played(session, recorded) if view is None else \
+            view.turn(record, session, recorded, lambda: _play(session, recorded))
         numbers = _numbers(session.standings(), record.seats)
         for own in numbers:
             stats.update(dict.fromkeys(own))
-        turns.append(_turn(record, recorded, numbers))
-    replayed = Replayed(game.name, game.title, record.seats, tuple(stats), turns, None,
+        turns.append(_turn(record, recorded, numbers, shown))
+    if turns and not stopped:
+        turns[-1].marks.extend(end_mark(game, session, record.names))
+    replayed = Replayed(game.name, game.title, record.seats, tuple(stats), turns, board,
                         turn_word=game.turn_word.capitalize(), names=record.names,
-                        note="; ".join(filter(None, (NO_BOARD, stopped))))
-    return record_of(Path(path), replayed), ""
+                        note="; ".join(filter(None, (NO_BOARD if view is None else "", stopped))),
+                        step_word=view and view.step_word, frame_bytes=view and view.frame_bytes,
+                        max_bytes=view and view.max_bytes)
+    return record_of(Path(path), replayed), "" if view is None else view.script.read_text(encoding="utf-8")
+
+
+def _play(session: Session, recorded: RecordedTurn) -> TurnReport:
+    return session.play_turn({seat: recorded.answers[seat] for seat in session.active_seats()
+                              if seat in recorded.answers})

@@ -95,7 +95,8 @@ class WarzoneGame(GameDefaults):
         return logs.validate(path, kind, lenient=bool(options.get("lenient")))
 
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
-        """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""
-        from runner.games.warzone.html_record import board_js, html_record
+        """The core's HTML replay of a log (runner/replay/default.py) with the board drawn (html_record.py)."""
+        from runner.games.warzone.html_record import VIEW
+        from runner.replay.default import default_html_replay
 
-        return html_record(path), board_js()
+        return default_html_replay(self, path, VIEW)
