@@ -65,15 +65,16 @@ def end_mark(game: Any, session: Session, names: Mapping[str, str]) -> list[tupl
 
 def ruling_of(answer: Answer | None, rejected: Sequence[str]) -> tuple[str, str]:
     """The record's word on one seat's answer (source.py's CONTENT_KINDS): a fault first (html.py names it from
-    match.json's events, counted once), then a refusal for its content, then nothing given, else accepted."""
+    match.json's events, counted once), then nothing given (no answer file: never a refusal of its content),
+    then a refusal for its content, else accepted."""
     if answer is None:
         return ("out", "")  # not an active seat this turn: never a fault of its own
     if answer.fault is not None:
         return ("fault", f"bot {answer.detail}" if answer.detail else answer.fault.value)
+    if answer.absent is not None or not rejected and not answer.text.strip():  # (a game may refuse no file)
+        return ("none", f"bot {answer.detail}" if answer.detail else (answer.absent.value if answer.absent else ""))
     if rejected:
         return ("invalid", "; ".join(rejected))
-    if not answer.text.strip():
-        return ("none", f"bot {answer.detail}" if answer.detail else (answer.absent.value if answer.absent else ""))
     return ("ok", "")
 
 

@@ -104,9 +104,10 @@ class LanesGame(GameDefaults):
 
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""
-        from runner.games.lanes.html_record import board_js, html_record
+        from runner.games.lanes.html_record import VIEW
+        from runner.replay.default import default_html_replay
 
-        return html_record(path), board_js()
+        return default_html_replay(self, path, VIEW)
 
 
 def read_json(path: Path) -> Any:
