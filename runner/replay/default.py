@@ -42,14 +42,12 @@ class BoardView:
     script: Path
     board: Callable[[MatchRecord, Session], Any]
     turn: Callable[[MatchRecord, Session, RecordedTurn, Callable[[], TurnReport]], Shown]
+    #: the frame of the finished match's last state, shown as one more turn (None: the last turn played is
+    #: the last shown)
+    end: Callable[[Session], Any] | None = None
     step_word: str | None = None
     frame_bytes: int | None = None
     max_bytes: int | None = None
-
-
-def _played(session: Session, recorded: RecordedTurn) -> Shown:
-    _play(session, recorded)
-    return None, ()
 
 
 def end_mark(game: Any, session: Session, names: Mapping[str, str]) -> list[tuple[str, str]]:
@@ -84,24 +82,31 @@ def _numbers(standings: Mapping[str, Mapping[str, Any]], seats: Sequence[str]) -
              if isinstance(value, (int, float)) and not isinstance(value, bool)} for seat in seats]
 
 
-def _turn(record: MatchRecord, recorded: RecordedTurn, numbers: list[dict[str, Any]], shown: Shown) -> Turn:
+def _turn(record: MatchRecord, recorded: RecordedTurn, report: TurnReport, numbers: list[dict[str, Any]],
+          shown: Shown) -> Turn:
     seats = []
     for seat in record.seats:
         answer = recorded.answers.get(seat)
-        seats.append(SeatTurn(ruling_of(answer, recorded.rejected.get(seat, ())),
-                              answer.text if answer is not None else "",
+        rejected = report.rejected.get(seat) or recorded.rejected.get(seat, ())  # the rules' word, as replayed
+        seats.append(SeatTurn(ruling_of(answer, rejected), answer.text if answer is not None else "",
                               record.bot_output(recorded.turn, seat) if answer is not None else ""))
     return Turn(recorded.turn, seats, numbers, shown[0], list(shown[1]))
 
 
 def default_html_replay(game: Any, path: Path, view: BoardView | None = None) -> tuple[dict[str, Any], str]:
     """The log's HTML record (before html.py adds match.json's faults and result) and the board's script
-    (none without a `view`).
-
-    Each turn's numbers are `standings()` after the recorded answers were played; a log whose answers stop
-    fitting the rules (a changed file: `verify` names it) is shown up to that turn, and its note says so."""
+    (none without a `view`)."""
     record = open_record(game, path)
-    session = game.log_session(record)
+    return html_of_record(game, record, game.log_session(record), view)
+
+
+def html_of_record(game: Any, record: MatchRecord, session: Session,
+                   view: BoardView | None = None) -> tuple[dict[str, Any], str]:
+    """`default_html_replay` of a record already open, played through `session` (new).
+
+    Each turn's numbers are `standings()` after the recorded answers were played, its refusals the rules'; a
+    log whose answers stop fitting the rules (a changed file: `verify` names it) is shown up to that turn,
+    and its note says so."""
     board = None if view is None else view.board(record, session)
     turns: list[Turn] = []
     stats: dict[str, None] = {}  # every seat's number names, in the order first met
@@ -111,22 +116,30 @@ def default_html_replay(game: Any, path: Path, view: BoardView | None = None) ->
             stopped = (f"the log's answers stop fitting the rules at {game.turn_word} {recorded.turn}: "
                        "`td-runner verify` names the difference; the turns before it are shown")
             break
-        shown = _played(session, recorded) if view is None else \
-            view.turn(record, session, recorded, lambda: _play(session, recorded))
+        played: list[TurnReport] = []
+
+        def play(recorded: RecordedTurn = recorded) -> TurnReport:
+            played.append(session.play_turn({seat: recorded.answers[seat] for seat in session.active_seats()
+                                             if seat in recorded.answers}))
+            return played[-1]
+
+        shown = (None, ()) if view is None else view.turn(record, session, recorded, play)
+        report = played[0] if played else play()
         numbers = _numbers(session.standings(), record.seats)
         for own in numbers:
             stats.update(dict.fromkeys(own))
-        turns.append(_turn(record, recorded, numbers, shown))
-    if turns and not stopped:
-        turns[-1].marks.extend(end_mark(game, session, record.names))
+        turns.append(_turn(record, recorded, report, numbers, shown))
+    end = end_mark(game, session, record.names) if turns and not stopped else []
+    if end and view is not None and view.end is not None:  # the board as the match ended
+        numbers = _numbers(session.standings(), record.seats)
+        turns.append(Turn(session.turn, [SeatTurn(("out", "the match is over"), "", "")] * len(record.seats),
+                          numbers, view.end(session), []))
+    if end:
+        turns[-1].marks.extend(end)
     replayed = Replayed(game.name, game.title, record.seats, tuple(stats), turns, board,
                         turn_word=game.turn_word.capitalize(), names=record.names,
                         note="; ".join(filter(None, (NO_BOARD if view is None else "", stopped))),
+                        result=end[0][1] if end else "",  # (html.py puts match.json's in its place)
                         step_word=view and view.step_word, frame_bytes=view and view.frame_bytes,
                         max_bytes=view and view.max_bytes)
-    return record_of(Path(path), replayed), "" if view is None else view.script.read_text(encoding="utf-8")
-
-
-def _play(session: Session, recorded: RecordedTurn) -> TurnReport:
-    return session.play_turn({seat: recorded.answers[seat] for seat in session.active_seats()
-                              if seat in recorded.answers})
+    return record_of(Path(record.path), replayed), "" if view is None else view.script.read_text(encoding="utf-8")

@@ -181,7 +181,7 @@ class TowerDefence(GameDefaults):
         return TowerDefenceReplay(path)
 
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
-        """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""
-        from runner.games.tower_defence.html_record import board_js, html_record
+        """The core's HTML replay of a log (runner/replay/default.py) with the board drawn (html_record.py)."""
+        from runner.games.tower_defence.html_record import html_replay
 
-        return html_record(path), board_js()
+        return html_replay(self, path)
