@@ -48,10 +48,14 @@ def board(folder: Path, warmap: Any) -> dict[str, Any]:
             "continents": [[c.name, getattr(c, "bonus", 0)] for c in warmap.continents]}
 
 
-def _turn(record: MatchRecord, session: Any, recorded: Any, play: Any) -> Shown:
+def _owners(session: Any) -> list[int]:
     state, seats = session.state, session.seats
-    owners = [value for tid in range(1, len(state.owner)) for value in
-              (seats.index(state.owner[tid]) if state.owner[tid] in seats else -1, state.armies[tid])]
+    return [value for tid in range(1, len(state.owner)) for value in
+            (seats.index(state.owner[tid]) if state.owner[tid] in seats else -1, state.armies[tid])]
+
+
+def _turn(record: MatchRecord, session: Any, recorded: Any, play: Any) -> Shown:
+    owners = _owners(session)
     events = json.loads(play().log_files.get(EVENTS_FILE) or "{}").get("events") or []
     names = record.names
     attacks: list[int] = []
@@ -67,4 +71,4 @@ def _turn(record: MatchRecord, session: Any, recorded: Any, play: Any) -> Shown:
 
 
 VIEW = BoardView(Path(__file__).with_name("html_board.js"), lambda record, session: board(record.path, session.warmap),
-                 _turn)
+                 _turn, end=lambda session: {"o": _owners(session), "a": []})
