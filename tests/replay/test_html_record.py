@@ -288,3 +288,27 @@ def test_the_cores_default_replay_reads_every_games_log(game: str, match_logs) -
             name: value for name, value in shown.items() if name in standing}
         first = opened.turns[0].answers.get(seat["seat"])
         assert record["commands"][p][0] == (first.text if first is not None else "")
+
+
+@pytest.mark.parametrize("game", ["tower-defence", "warzone", "lanes"])
+def test_a_games_board_view_gets_every_recorded_turn_its_frames_and_the_end(game: str, match_logs) -> None:
+    """The core's replay with a game's board (runner/replay/default.py BoardView): every recorded turn with
+    the answer as recorded and a frame, the end marked at the last turn shown and, where the game draws the
+    board as the match ended (`end=`), that board as one more turn in which nobody plays."""
+    from runner.logtools.record import open_record
+
+    played = runner.games.get_game(game)
+    record, board_js = build_record(match_logs[game])
+    _check_shape(record)
+    opened = open_record(played, match_logs[game])
+    recorded = [turn.turn for turn in opened.turns]
+    assert record["turns"][:len(recorded)] == recorded and "window.ReplayBoard" in board_js
+    assert all(frame for frame in record["frames"]) and record["note"] == ""
+    extra = record["turns"][len(recorded):]
+    if extra:  # the final board: one more turn, nobody's answer
+        assert extra == [recorded[-1] + 1]
+        assert all(seat[-1] == ["out", "the match is over"] for seat in record["rulings"])
+    assert [kind for turn, kind, _ in record["markers"] if turn == record["turns"][-1]][-1:] == ["end"]
+    for p, seat in enumerate(record["seats"]):
+        first = opened.turns[0].answers.get(seat["seat"])
+        assert record["commands"][p][0] == (first.text if first is not None else "")
