@@ -3,11 +3,11 @@ replayed through the game's own `Session`, shown with the common panels, timelin
 
 Why: a new game (the guide's worked example) used to have no HTML replay until it wrote an `html_record.py`;
 the record (runner/logtools/record.py) already holds every answer, fault and refusal, and `standings()` gives
-each seat's numbers turn by turn, so the core can show all of it. A game adds a board drawing by writing its
-`BoardView`: its html_board.js, what the drawing needs once, and a "frame of this turn" function; the core
-plays the record, reads the rulings, numbers, bot output and the end, and keeps the frames a long match can
-afford (Warzone and Lanes). A game whose logs come from outside the record (Invaders' traces, Tower Defence's
-official logs) hands its own turns to assemble.py instead.
+each seat's numbers turn by turn, so the core can show all of it. A game adds a board drawing by giving its
+`BoardView` (`Game.board_view`): its html_board.js, what the drawing needs once, and a "frame of this turn"
+function; the core plays the record and shows the rulings, numbers, bot output and the end (Warzone, Lanes,
+Tower Defence). Invaders reads its own rows instead (a 100,000-turn match is written faster than it plays),
+and hands its turns to assemble.py.
 """
 
 from __future__ import annotations

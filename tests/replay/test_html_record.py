@@ -264,14 +264,14 @@ def test_bot_events_are_ruled_by_their_words(event: str, kind: str) -> None:
 
 @pytest.mark.parametrize("game", sorted(runner.games.GAMES))
 def test_the_cores_default_replay_reads_every_games_log(game: str, match_logs) -> None:
-    """GameDefaults.html_replay (the page of a game that draws no board) on each registered game's log: every
-    recorded turn, each seat's final numbers those of match.json, and no board."""
-    from runner.games.interface import GameDefaults
+    """The core's replay with no board view (the page of a game that draws no board) on each registered game's
+    log: every recorded turn, each seat's final numbers those of match.json, and no board."""
     from runner.logtools.record import open_record
+    from runner.replay.default import default_html_replay
 
     played = runner.games.get_game(game)
     log = match_logs[game]
-    record, board_js = GameDefaults.html_replay(played, log)
+    record, board_js = default_html_replay(played, log)
     _check_shape(record)
     opened = open_record(played, log)
     assert board_js == "" and "no board drawing" in record["note"]

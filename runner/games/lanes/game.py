@@ -102,12 +102,12 @@ class LanesGame(GameDefaults):
     def replay(self, path: Path) -> Any:
         return logs.replay(path) if logs.is_trace(path) else super().replay(path)
 
-    def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
-        """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""
+    @property
+    def board_view(self) -> Any:
+        """The board of the core's HTML replay (html_record.py), loaded only by a replay."""
         from runner.games.lanes.html_record import VIEW
-        from runner.replay.default import default_html_replay
 
-        return default_html_replay(self, path, VIEW)
+        return VIEW
 
 
 def read_json(path: Path) -> Any:

@@ -94,9 +94,9 @@ class WarzoneGame(GameDefaults):
             return super().validate(path, kind, options)
         return logs.validate(path, kind, lenient=bool(options.get("lenient")))
 
-    def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
-        """The core's HTML replay of a log (runner/replay/default.py) with the board drawn (html_record.py)."""
+    @property
+    def board_view(self) -> Any:
+        """The board of the core's HTML replay (html_record.py), loaded only by a replay."""
         from runner.games.warzone.html_record import VIEW
-        from runner.replay.default import default_html_replay
 
-        return default_html_replay(self, path, VIEW)
+        return VIEW
