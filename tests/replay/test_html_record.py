@@ -245,7 +245,8 @@ def test_lanes_e01_in_the_cores_words_is_ruled_a_timeout_or_a_crash(tmp_path: Pa
     assert record["rulings"][0][0] == ["timeout", "bot did not finish within 5.0 s"]
     # the record's names (its header), and a fault without the core's words named by the core's Fault
     assert [marker for marker in record["markers"] if marker[2].startswith("P1 - ")] == [
-        [1, "timeout", "P1 - botP1: bot did not finish within 5.0 s"], [2, "crash", "P1 - botP1: bot was killed by SIGSEGV"],
+        [1, "timeout", "P1 - botP1: bot did not finish within 5.0 s"],
+        [2, "crash", "P1 - botP1: bot was killed by SIGSEGV"],
         [3, "crash", "P1 - botP1: bot exited with status 1"], [5, "timeout", "P1 - botP1: timeout"]]
 
 

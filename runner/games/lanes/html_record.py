@@ -134,7 +134,8 @@ def _board(record: MatchRecord, session: LanesSession) -> dict[str, Any]:
     config = session.config
     units = list(config.units)
     return {"width": config.width, "rows": config.rows, "units": units, "timesteps": config.timesteps,
-            "letters": [config.units[name].letter for name in units], "max_hp": [config.units[name].hp for name in units]}
+            "letters": [config.units[name].letter for name in units],
+            "max_hp": [config.units[name].hp for name in units]}
 
 
 VIEW = BoardView(Path(__file__).with_name("html_board.js"), _board, _turn, step_word="Timestep")

@@ -57,16 +57,16 @@ def _owners(session: Any) -> list[int]:
 def _turn(record: MatchRecord, session: Any, recorded: Any, play: Any) -> Shown:
     owners = _owners(session)
     events = json.loads(play().log_files.get(EVENTS_FILE) or "{}").get("events") or []
-    names = record.names
     attacks: list[int] = []
     marks = []
     for event in events:
+        who = record.names.get(event.get("player"), event.get("player"))
         if event.get("result") == "attack":
             attacks += [event.get("from", 0), event.get("to", 0), int(bool(event.get("conquered")))]
             if event.get("conquered"):
-                marks.append(("conquest", f"{names.get(event.get('player'), event.get('player'))}: {render_event(event)}"))
+                marks.append(("conquest", f"{who}: {render_event(event)}"))
         elif event.get("event") == "eliminated":
-            marks.append(("elimination", f"{names.get(event.get('player'), event.get('player'))} is eliminated"))
+            marks.append(("elimination", f"{who} is eliminated"))
     return {"o": owners, "a": attacks}, marks
 
 

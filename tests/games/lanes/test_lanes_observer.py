@@ -78,7 +78,8 @@ def test_a_busy_turn_watched_is_the_same_turn() -> None:
 @pytest.mark.parametrize("name", TRACES)
 def test_watching_changes_nothing_and_the_replayed_orders_play_the_recorded_turn(name: str) -> None:
     """Every turn of a reference trace, played again from its normal-form commands with a recorder on each
-    lane (as the HTML replay plays a turn a second time), gives the plain replay's result and the trace's own 100 steps."""
+    lane (as the HTML replay plays a turn a second time), gives the plain replay's result and the trace's own
+    100 steps."""
     config = LanesConfig()
     units = list(config.units)
     state = new_game(config)
