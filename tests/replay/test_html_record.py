@@ -23,6 +23,7 @@ from runner.replay.record import RULING_KINDS, MARKER_KINDS, RecordBuilder
 from tests.replay.conftest import MATCHES
 
 CONFORMANCE = Path(__file__).parents[1] / "games" / "tower_defence" / "data" / "conformance"
+LANES_DATA = Path(__file__).parents[1] / "games" / "lanes" / "data"
 
 
 @pytest.fixture(scope="module")
@@ -313,3 +314,23 @@ def test_a_games_board_view_gets_every_recorded_turn_its_frames_and_the_end(game
     for p, seat in enumerate(record["seats"]):
         first = opened.turns[0].answers.get(seat["seat"])
         assert record["commands"][p][0] == (first.text if first is not None else "")
+
+
+@pytest.mark.parametrize("trace", ["sloppy_vs_wall.jsonl", "wall_vs_trickle.jsonl"])
+def test_a_lanes_trace_from_outside_gets_the_cores_replay_with_its_board(trace: str) -> None:
+    """A spec 11 trace has no record.jsonl: Lanes reads it into the core's record, so the page has every
+    turn's answer as the trace keeps it, the rules' refusals, the lanes of every timestep and the end."""
+    lines = [json.loads(line) for line in (LANES_DATA / trace).read_text(encoding="utf-8").splitlines()]
+    turns = [line for line in lines if "turn" in line]
+    record, board_js = build_record(LANES_DATA / trace)
+    _check_shape(record)
+    assert record["turns"] == [line["turn"] for line in turns] and "window.ReplayBoard" in board_js
+    assert all(len(frame["s"]) == 100 and frame["s"] == turn["steps"] for frame, turn in zip(record["frames"], turns))
+    for index, turn in enumerate(turns):
+        for p in (0, 1):
+            kind, why = record["rulings"][p][index]
+            assert (kind == "invalid") == bool(turn["rejected"][p]) and all(r in why for r in turn["rejected"][p])
+            if not turn["rejected"][p]:  # (a long file is clipped: runner/replay/record.py COMMAND_CHARS)
+                sent = "".join(f"{line}\n" for line in turn["commands"][p])
+                assert sent.startswith(record["commands"][p][index].split("\n... (")[0])
+    assert record["markers"][-1][1] == "end"

@@ -102,12 +102,11 @@ class LanesGame(GameDefaults):
     def replay(self, path: Path) -> Any:
         return logs.replay(path) if logs.is_trace(path) else super().replay(path)
 
-    @property
-    def board_view(self) -> Any:
-        """The board of the core's HTML replay (html_record.py), loaded only by a replay."""
-        from runner.games.lanes.html_record import VIEW
+    def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
+        """The core's HTML replay with the board drawn, of a log or a spec 11 trace (html_record.py)."""
+        from runner.games.lanes.html_record import html_replay
 
-        return VIEW
+        return html_replay(self, path)
 
 
 def read_json(path: Path) -> Any:
