@@ -3,7 +3,7 @@
     python benchmarks/warzone_layout.py [--sizes 24:4,42:6,100:8,200:12,1000:50,5000:1000] [--repeat 5]
 
 For each size (territories:continents, a generated map, seed 1) it builds the replay's board
-(`html_record._board`: read the log's map.map, place the territories) twice, in the same run:
+(`html_record.board`: read the log's map.map, place the territories) twice, in the same run:
 * with coordinates: the map as `td-runner warzone-map` writes it (usable coordinates, so no layout);
 * without: the same map with every territory at `0 0`, so the board is laid out (`layout.layout`).
 The difference is the layout's cost, paid once per record. Figures are medians of `--repeat` runs; the
@@ -22,8 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from runner.games.warzone.html_record import _board  # noqa: E402
+from runner.games.warzone.html_record import board  # noqa: E402
 from runner.games.warzone.logs import MAP_FILE  # noqa: E402
+from runner.games.warzone.rules.mapfile import parse_map  # noqa: E402
 from runner.games.warzone.rules.mapgen import generate_map  # noqa: E402
 from runner.games.warzone.rules.mapwrite import render_domination  # noqa: E402
 from runner.games.warzone.tools import render_generated  # noqa: E402
@@ -31,9 +32,10 @@ from runner.games.warzone.tools import render_generated  # noqa: E402
 
 def median_seconds(folder: Path, repeat: int) -> float:
     times = []
+    warmap = parse_map((folder / MAP_FILE).read_text(), lenient=True).map  # the session's map, made before
     for _ in range(repeat):
         started = time.perf_counter()
-        _board(folder, None)
+        board(folder, warmap)
         times.append(time.perf_counter() - started)
     return statistics.median(times)
 

@@ -494,12 +494,16 @@ class GameDefaults:
     def replay_view(self, session: Session, names: Mapping[str, str]) -> list[Any]:
         return session.text_view().splitlines()
 
+    #: the board drawing of the core's HTML replay (runner/replay/default.py `BoardView`), None: none; a game
+    #: gives it as a property that imports it, so that only a replay loads it
+    board_view: Any = None
+
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The core's HTML replay of the log (runner/replay/default.py): every turn's answers, rulings, faults,
-        bot output and `standings()` numbers, with no board drawing; a game overrides it to draw its board."""
+        bot output and `standings()` numbers, with the game's `board_view` drawing its board (if it has one)."""
         from runner.replay.default import default_html_replay
 
-        return default_html_replay(self, path)
+        return default_html_replay(self, path, self.board_view)
 
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
         from runner.logtools.validate import validate_path

@@ -1,7 +1,8 @@
 """The one small shape in which a game hands its log to the HTML replay: turn by turn, seat by seat.
 
-A game's `html_record.py` reads its own log into a `Replayed` (the seats, the names of its numbers, the board
-the drawing needs once, and an iterable of `Turn`s) and nothing more: the core (`assemble.py`) adds the
+The core's replay of a record (default.py) and a game that reads its own log (Invaders' rows, for speed) hand
+it over as a `Replayed` (the seats, the names of its numbers, the board the drawing needs once, and an
+iterable of `Turn`s) and nothing more: the core (`assemble.py`) adds the
 players' names, the commands and the bot output the log keeps in its usual places, the fault badges from
 match.json's events (the core's words and counts), the markers of every refused answer and fault, the result
 line, and the thinning of long matches. Why: the four games used to re-type that plumbing, each a little

@@ -133,7 +133,7 @@ def test_the_example_game_gets_the_default_html_replay(stones, tmp_path: Path, o
     assert "no board drawing" in page.evaluate("document.getElementById('note').textContent")
     assert "A - Alpha won after 4 turns" in page.inner_text("body")
     markers = page.evaluate("ReplayViewer.record.markers")
-    assert [(turn, kind) for turn, kind, _ in markers] == [(2, "crash"), (3, "invalid")]
+    assert [(turn, kind) for turn, kind, _ in markers] == [(2, "crash"), (3, "invalid"), (4, "end")]
 
     def seat_panel(seat: str) -> dict[str, str]:
         return page.evaluate(

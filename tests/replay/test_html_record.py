@@ -23,6 +23,7 @@ from runner.replay.record import RULING_KINDS, MARKER_KINDS, RecordBuilder
 from tests.replay.conftest import MATCHES
 
 CONFORMANCE = Path(__file__).parents[1] / "games" / "tower_defence" / "data" / "conformance"
+LANES_DATA = Path(__file__).parents[1] / "games" / "lanes" / "data"
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +68,8 @@ def test_official_401_round_log_stays_under_2_mb_with_every_round(conformance_ro
     record = _record_json(page)
     _check_shape(record)
     assert record["turns"] == list(range(402)) and record["note"] == ""
-    assert record["stats"][0]["name"] == "health"
-    assert "tie" in record["result"]  # the official endGameState.txt, as there is no match.json
+    assert [stat["name"] for stat in record["stats"]] == ["score", "health", "energy"]  # standings()
+    assert record["result"].startswith("draw")  # the replayed match's end, as there is no match.json
     kinds = {kind for _, kind, _ in record["markers"]}
     assert {"destroyed", "curtain", "end"} <= kinds
 
@@ -78,11 +79,11 @@ def test_invalid_commands_are_ruled_and_marked(conformance_root: Path) -> None:
     _check_shape(record)
     index = record["turns"].index(13)
     assert record["commands"][1][index] == "10,3,4"
-    assert record["rulings"][1][index] == ["invalid", "Invalid command received: The position is out of bounds x:[10] y:[3]"]
+    refused = "Player B: Invalid command received: The position is out of bounds x:[10] y:[3]"  # the rules' words
+    assert record["rulings"][1][index] == ["invalid", refused]
     assert record["rulings"][0][index][0] == "none"
     # the core marks every refused answer alike: the player's name, then the ruling
-    assert [13, "invalid", "B - RandomBot: Invalid command received: The position is out of bounds x:[10] y:[3]"] \
-        in record["markers"]
+    assert [13, "invalid", f"B - RandomBot: {refused}"] in record["markers"]
 
 
 def test_page_is_self_contained(match_logs, tmp_path: Path) -> None:
@@ -181,7 +182,7 @@ def test_warzone_board_comes_from_the_maps_coordinates(tmp_path: Path) -> None:
     assert [t[1:] for t in record["board"]["territories"]] == [
         ["NW", 1, 10.0, 10.0], ["SW", 1, 10.0, 50.0], ["NE", 2, 50.0, 10.0], ["SE", 2, 50.0, 50.0]]
     assert record["board"]["edges"] == [[1, 2], [1, 3], [2, 4], [3, 4]]
-    assert [stat["name"] for stat in record["stats"]] == ["territories", "armies", "cards"]
+    assert [stat["name"] for stat in record["stats"]][:4] == ["territories", "armies", "pool", "cards"]  # standings()
     owners = record["frames"][0]["o"]
     assert len(owners) == 8 and all(-1 <= owner < 3 for owner in owners[::2])
     assert "window.ReplayBoard" in board_js
@@ -219,10 +220,10 @@ def test_lanes_frames_show_each_played_turn(match_logs) -> None:
     record, _ = build_record(match_logs["lanes"])
     _check_shape(record)
     assert record["turns"] == [1, 2, 3, 4, 5, 6]
-    assert [stat["name"] for stat in record["stats"]] == ["hp", "money", "towers", "soldiers"]
+    assert [stat["name"] for stat in record["stats"]][:4] == ["hp", "money", "towers", "soldiers"]  # standings()
     assert all(len(frame["s"]) == 100 for frame in record["frames"])  # the turn's timesteps
     assert record["commands"][0][0].startswith("TURN 1")
-    assert record["rulings"][0][0] == ["ok", "every order accepted"]
+    assert record["rulings"][0][0] == ["ok", ""]  # the core's word: accepted
 
 
 def test_lanes_e01_in_the_cores_words_is_ruled_a_timeout_or_a_crash(tmp_path: Path) -> None:
@@ -243,9 +244,11 @@ def test_lanes_e01_in_the_cores_words_is_ruled_a_timeout_or_a_crash(tmp_path: Pa
     record, _ = build_record(tmp_path / "m")
     assert [kind for kind, _ in record["rulings"][0]] == ["timeout", "crash", "crash", "none", "timeout"]
     assert record["rulings"][0][0] == ["timeout", "bot did not finish within 5.0 s"]
-    assert [marker for marker in record["markers"] if marker[2].startswith("P1")] == [
-        [1, "timeout", "P1: bot did not finish within 5.0 s"], [2, "crash", "P1: bot was killed by SIGSEGV"],
-        [3, "crash", "P1: bot exited with status 1"], [5, "timeout", "P1: bot did not finish within the time limit"]]
+    # the record's names (its header), and a fault without the core's words named by the core's Fault
+    assert [marker for marker in record["markers"] if marker[2].startswith("P1 - ")] == [
+        [1, "timeout", "P1 - botP1: bot did not finish within 5.0 s"],
+        [2, "crash", "P1 - botP1: bot was killed by SIGSEGV"],
+        [3, "crash", "P1 - botP1: bot exited with status 1"], [5, "timeout", "P1 - botP1: timeout"]]
 
 
 @pytest.mark.parametrize(("event", "kind"), [
@@ -261,28 +264,16 @@ def test_bot_events_are_ruled_by_their_words(event: str, kind: str) -> None:
     assert html._event_kind(event) == kind
 
 
-def test_warzone_no_file_and_refused_are_ruled_no_orders_not_accepted() -> None:
-    from runner.games.warzone.html_record import _ruling
-
-    def events(status: str) -> dict:
-        return {"bots": {"A": {"status": status}}, "rejected": {}}
-
-    assert _ruling("A", events("ok"), True, None) == ("ok", "every order accepted")
-    assert _ruling("A", events("no_file"), True, None) == ("none", "no orders.txt: no orders")
-    assert _ruling("A", events("refused"), True, None) == ("none", "orders.txt refused (not read): no orders")
-    assert _ruling("A", events("timeout"), True, None) == ("fault", "timeout")  # the core names it
-
-
 @pytest.mark.parametrize("game", sorted(runner.games.GAMES))
 def test_the_cores_default_replay_reads_every_games_log(game: str, match_logs) -> None:
-    """GameDefaults.html_replay (the page of a game that draws no board) on each registered game's log: every
-    recorded turn, each seat's final numbers those of match.json, and no board."""
-    from runner.games.interface import GameDefaults
+    """The core's replay with no board view (the page of a game that draws no board) on each registered game's
+    log: every recorded turn, each seat's final numbers those of match.json, and no board."""
     from runner.logtools.record import open_record
+    from runner.replay.default import default_html_replay
 
     played = runner.games.get_game(game)
     log = match_logs[game]
-    record, board_js = GameDefaults.html_replay(played, log)
+    record, board_js = default_html_replay(played, log)
     _check_shape(record)
     opened = open_record(played, log)
     assert board_js == "" and "no board drawing" in record["note"]
@@ -299,3 +290,47 @@ def test_the_cores_default_replay_reads_every_games_log(game: str, match_logs) -
             name: value for name, value in shown.items() if name in standing}
         first = opened.turns[0].answers.get(seat["seat"])
         assert record["commands"][p][0] == (first.text if first is not None else "")
+
+
+@pytest.mark.parametrize("game", ["tower-defence", "warzone", "lanes"])
+def test_a_games_board_view_gets_every_recorded_turn_its_frames_and_the_end(game: str, match_logs) -> None:
+    """The core's replay with a game's board (runner/replay/default.py BoardView): every recorded turn with
+    the answer as recorded and a frame, the end marked at the last turn shown and, where the game draws the
+    board as the match ended (`end=`), that board as one more turn in which nobody plays."""
+    from runner.logtools.record import open_record
+
+    played = runner.games.get_game(game)
+    record, board_js = build_record(match_logs[game])
+    _check_shape(record)
+    opened = open_record(played, match_logs[game])
+    recorded = [turn.turn for turn in opened.turns]
+    assert record["turns"][:len(recorded)] == recorded and "window.ReplayBoard" in board_js
+    assert all(frame for frame in record["frames"]) and record["note"] == ""
+    extra = record["turns"][len(recorded):]
+    if extra:  # the final board: one more turn, nobody's answer
+        assert extra == [recorded[-1] + 1]
+        assert all(seat[-1] == ["out", "the match is over"] for seat in record["rulings"])
+    assert [kind for turn, kind, _ in record["markers"] if turn == record["turns"][-1]][-1:] == ["end"]
+    for p, seat in enumerate(record["seats"]):
+        first = opened.turns[0].answers.get(seat["seat"])
+        assert record["commands"][p][0] == (first.text if first is not None else "")
+
+
+@pytest.mark.parametrize("trace", ["sloppy_vs_wall.jsonl", "wall_vs_trickle.jsonl"])
+def test_a_lanes_trace_from_outside_gets_the_cores_replay_with_its_board(trace: str) -> None:
+    """A spec 11 trace has no record.jsonl: Lanes reads it into the core's record, so the page has every
+    turn's answer as the trace keeps it, the rules' refusals, the lanes of every timestep and the end."""
+    lines = [json.loads(line) for line in (LANES_DATA / trace).read_text(encoding="utf-8").splitlines()]
+    turns = [line for line in lines if "turn" in line]
+    record, board_js = build_record(LANES_DATA / trace)
+    _check_shape(record)
+    assert record["turns"] == [line["turn"] for line in turns] and "window.ReplayBoard" in board_js
+    assert all(len(frame["s"]) == 100 and frame["s"] == turn["steps"] for frame, turn in zip(record["frames"], turns))
+    for index, turn in enumerate(turns):
+        for p in (0, 1):
+            kind, why = record["rulings"][p][index]
+            assert (kind == "invalid") == bool(turn["rejected"][p]) and all(r in why for r in turn["rejected"][p])
+            if not turn["rejected"][p]:  # (a long file is clipped: runner/replay/record.py COMMAND_CHARS)
+                sent = "".join(f"{line}\n" for line in turn["commands"][p])
+                assert sent.startswith(record["commands"][p][index].split("\n... (")[0])
+    assert record["markers"][-1][1] == "end"

@@ -11,7 +11,8 @@ import pytest
 
 from runner.replay.pack import unpacked
 from runner.games.interface import Answer
-from runner.games.lanes.html_record import KILLED, ON_LANE, SCORED, battle, html_record
+from runner.games import get_game
+from runner.games.lanes.html_record import KILLED, ON_LANE, SCORED, battle
 from runner.games.lanes.logs import ANSWER, open_log, replay
 from runner.games.lanes.protocol.commands import read_orders
 from runner.games.lanes.rules.battle import Lane
@@ -115,7 +116,7 @@ def test_every_timestep_is_the_engines_stepped_here_lane_by_lane(busy_log: Path)
     """Each turn's lanes are stepped here with no recorder, from the logged commands.txt; after every
     timestep the record's soldiers on the lane, and its towers, are the lane's, and what it shows leaving
     (killed, scored, destroyed) is that timestep's cleanup tally."""
-    record = html_record(busy_log)
+    record = get_game("lanes").html_replay(busy_log)[0]
     board, config = record["board"], open_log(busy_log).config
     opened = replay(busy_log)
     seen = {"killed": 0, "scored": 0, "destroyed": 0, "stunned": 0}
@@ -150,11 +151,20 @@ def test_every_timestep_is_the_engines_stepped_here_lane_by_lane(busy_log: Path)
     assert all(seen.values()), seen  # the match exercised every kind of change
 
 
+def orders(state, record: dict[str, Any]) -> list:
+    """The turn's orders as the session reads them: each file's lines, None for a refused one."""
+    found = []
+    for p in PLAYERS:
+        parsed, problems = read_orders("\n".join(record["commands"][p]) + "\n", state, p, BIG)
+        found.append(None if record["rejected"][p] or problems else parsed)
+    return found
+
+
 def test_a_lone_rifle_walks_one_row_a_timestep_and_scores_at_21() -> None:
     state = new_game(BIG)
     record = {"rejected": [[], []], "commands": [["TURN 1", "RECRUIT rifle 1", "DEPLOY rifle 1 3 1 advance", "END"],
                                                  ["TURN 1", "END"]]}
-    lanes = battle(BIG, state, record, list(BIG.units))
+    lanes = battle(BIG, state, orders(state, record), list(BIG.units))
     rifle = list(BIG.units).index("rifle")
     assert lanes[0] == {"T": [], "H": [], "S": [], "R": [], "P": [], "Z": []}
     assert lanes[1] == {"T": [], "H": [], "S": [rifle, 3, 1, 21, SCORED], "R": [1, 20, 0, 1], "P": [], "Z": []}
@@ -166,7 +176,7 @@ def test_a_missile_hits_a_rifle_at_9_and_kills_it_at_10() -> None:
     state = new_game(BIG)
     record = {"rejected": [[], []], "commands": [["TURN 1", "RECRUIT rifle 1", "DEPLOY rifle 1 3 1 advance", "END"],
                                                  ["TURN 1", "BUILD missile 2 10", "END"]]}
-    lane = battle(BIG, state, record, list(BIG.units))[1]
+    lane = battle(BIG, state, orders(state, record), list(BIG.units))[1]
     units = list(BIG.units)
     assert lane["T"] == [units.index("missile"), 2, 10, 10] and lane["H"] == []
     assert lane["S"] == [units.index("rifle"), 3, 1, 10, KILLED]
@@ -178,7 +188,7 @@ def test_a_rejected_file_plays_nothing_and_a_log_with_no_turn_shows_its_towers()
     state = new_game(BIG)
     record = {"rejected": [["E03 first command must be 'TURN 1'"], []],
               "commands": [["TURN 1", "END"], ["TURN 1", "BUILD frost 0 0", "END"]]}
-    lanes = battle(BIG, state, record, list(BIG.units))
+    lanes = battle(BIG, state, orders(state, record), list(BIG.units))
     assert lanes[0]["T"] == [] and lanes[1]["T"] == [list(BIG.units).index("frost"), 0, 0, 10]
     assert [lane["S"] for lane in lanes] == [[], []]
 

@@ -1,17 +1,15 @@
-"""The compact record of an Invaders log (or spec 16 trace) for the HTML replay (runner/replay/record.py).
+"""The compact record of an Invaders log (or spec 16 trace) for the HTML replay, read from its rows (log.jsonl
+holds every turn's state and answers; a trace has no record.jsonl): each side's own numbers, both answers
+and what became of them (the core adds the bot output, faults, names and result: assemble.py, html.py).
+A frame is the 100-cell path after the turn as `[towers, invaders]`: `towers` a 100-character string (T
+turret, B bomb, S stunner, lower case while cooling down, `.` empty), `invaders` flat `[pos, hp, maxhp,
+stun_time, ...]`; kept for about FRAME_BYTES in all (RecordBuilder `frame_bytes`).
 
-Every played turn has each side's own numbers (the defender's life, gold and towers; the invader's gold and
-invaders on the path), both answers and what became of them (the bot output is the core's to read). A frame
-is the 100-cell path after the turn as `[towers, invaders]`, where `towers` is a 100-character string (T turret, B bomb, S stunner, lower case
-while cooling down, `.` empty) and `invaders` is flat `[pos, hp, maxhp, stun_time, ...]`; frames are kept
-for about FRAME_BYTES in all (every turn of a usual game, one in a hundred or so of a 100,000-turn one with a
-full path: RecordBuilder `frame_bytes`).
-
-A 100,000-turn log is ~200 MB of JSON lines, and parsing it whole takes longer than the replay may (issue
-32: under 3 s); so a line laid out as the session writes it is cut apart (`_turn`): its leading numbers by
-one regular expression, its answers and rulings parsed once per distinct text (most turns repeat one),
-and the tower and invader lists counted, parsed only for the frames kept. Any other line (a reference
-trace, a hand-made log) is parsed whole, to the same result.
+Why not the core's replay through a session: a 100,000-turn log is ~200 MB of JSON lines, and playing or
+parsing it whole takes longer than the replay may (issue 34: written under 3 s). So a line laid out as the
+session writes it is cut apart (`_turn`): its leading numbers by one regular expression, its answers and
+rulings parsed once per distinct text, and the tower and invader lists counted, parsed only for the frames
+kept. Any other line (a reference trace, a hand-made log) is parsed whole, to the same result.
 """
 
 from __future__ import annotations
@@ -22,8 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import attrs
-
+from runner.games.interface import Fault
 from runner.games.invaders import logs
 from runner.games.invaders.rules import constants as C
 from runner.games.invaders.rules.turn import APPLIED, NO_ACTION
@@ -56,8 +53,7 @@ def _invaders(entries: list[Any]) -> list[Any]:
 
 #: the core's faults (match.json counts and names them); any other fault word (an answer that is not JSON) is
 #: the answer's content, refused
-CORE_FAULTS = frozenset({"timeout", "over_budget", "crash", "failed_to_start"})
-DISQUALIFIED = "disqualified"
+CORE_FAULTS = frozenset(fault.value for fault in Fault)
 
 
 def _ruling(seat: str, row: Mapping[str, Any]) -> tuple[str, str]:
@@ -66,7 +62,7 @@ def _ruling(seat: str, row: Mapping[str, Any]) -> tuple[str, str]:
         text = f"fault: {fault}" + ("; disqualified" if seat in (row.get("dq") or ()) else "")
         return ("fault" if fault in CORE_FAULTS else "invalid"), text
     answer, result = (row.get(key) for key in _ANSWER[seat])
-    if result == DISQUALIFIED:  # the other side was disqualified: this one did nothing wrong
+    if result == "disqualified":  # the other side was disqualified: this one did nothing wrong
         return "out", "the match ended: the other side was disqualified"
     if result == APPLIED:
         return "ok", "applied"
@@ -75,54 +71,40 @@ def _ruling(seat: str, row: Mapping[str, Any]) -> tuple[str, str]:
     return "invalid", str(result)
 
 
-def _record_turns(path: Path) -> Iterator[Turn]:
-    cells: dict[str, str] = {}
-    last_through: int | None = None
-    for turn, life, defender_gold, invader_gold, through, play, towers, invaders in _turns(path):
-        marks = list(play.marks)
-        if last_through is not None and through > last_through:
-            marks.append(("breach", f"{through - last_through} invader(s) got through, life {life}"))
-        last_through = through
-        yield Turn(turn, play.seats, ({"life": life, "gold": defender_gold, "towers": _count(towers)},
-                                      {"gold": invader_gold, "invaders": _count(invaders)}),
-                   _frame_maker(towers, invaders, cells), marks, _frame_size(invaders))
-
-
 def html_record(path: Path) -> dict[str, Any]:
     return record_of(path, Replayed("invaders", "Invaders", SEATS, STATS, _record_turns(path),
                                     {"length": C.BOARD_LENGTH}, max_bytes=MAX_BYTES, frame_bytes=FRAME_BYTES))
 
 
-@attrs.frozen
-class _Play:
-    """What the seats answered in a turn and what the runner made of it (shared by the turns that match)."""
-
-    seats: tuple[SeatTurn, SeatTurn]
-    marks: tuple[tuple[str, str], ...]  # the end
-
-
+#: What the seats answered in a turn, what the runner made of it and the end, shared by the turns that match.
+Play = tuple[tuple[SeatTurn, SeatTurn], tuple[tuple[str, str], ...]]
 #: (turn, life, defender gold, invader gold, invaders through, play, towers' JSON text, invaders' JSON text)
-Row = tuple[int, int, int, int, int, _Play, str, str]
+Row = tuple[int, int, int, int, int, Play, str, str]
 
 
-def _play(row: Mapping[str, Any]) -> _Play:
-    marks = (("end", "the defender's life reached 0"),) if row.get("end") else ()
-    return _Play(tuple(SeatTurn(_ruling(seat, row), _command(row.get(_ANSWER[seat][0]))) for seat in SEATS),
-                 marks)  # type: ignore[arg-type]
+def _play(row: Mapping[str, Any]) -> Play:
+    answers = tuple(SeatTurn(_ruling(seat, row), "" if row.get(_ANSWER[seat][0]) is None else
+                             json.dumps(row.get(_ANSWER[seat][0]), separators=(",", ":"))) for seat in SEATS)
+    return answers, (("end", "the defender's life reached 0"),) if row.get("end") else ()  # type: ignore[return-value]
 
 
-def _turns(path: Path) -> Iterator[Row]:
+def _record_turns(path: Path) -> Iterator[Turn]:
     """Each played turn of a log folder or trace file (a trace's turn-0 row has no answers: left out)."""
-    source = logs._rows_file(path)
-    plays: dict[str, _Play] = {}
+    source, plays, cells, last_through = logs._rows_file(path), {}, {}, None
     try:
         with logs._open_text(source) as handle:
             for number, line in enumerate(handle, 1):
-                turn = _turn(line, plays)
-                if turn is None:
-                    turn = _parsed_turn(line, f"{source}:{number}")
-                if turn is not None:
-                    yield turn
+                row = _turn(line, plays) or _parsed_turn(line, f"{source}:{number}")
+                if row is None:
+                    continue
+                turn, life, defender_gold, invader_gold, through, (seats, marks), towers, invaders = row
+                if last_through is not None and through > last_through:
+                    marks += (("breach", f"{through - last_through} invader(s) got through, life {life}"),)
+                last_through = through
+                yield Turn(turn, seats, ({"life": life, "gold": defender_gold, "towers": _count(towers)},
+                                         {"gold": invader_gold, "invaders": _count(invaders)}),
+                           _frame_maker(towers, invaders, cells), marks,
+                           106 + len(invaders) * 2 // 3)  # about the frame's JSON bytes: 4 numbers of 6 kept
     except (OSError, EOFError) as error:  # EOFError: a truncated .gz
         raise UserError(f"{source}: cannot read: {getattr(error, 'strerror', None) or error}") from None
 
@@ -147,7 +129,7 @@ _LEAD = re.compile(r'\{"t":(\d+),"ig":(-?\d+),"dg":(-?\d+),"life":(-?\d+),"thru"
 _PLAYS = 10_000  # distinct answer texts remembered (a match with more is read a little slower)
 
 
-def _turn(line: str, plays: dict[str, _Play]) -> Row | None:
+def _turn(line: str, plays: dict[str, Play]) -> Row | None:
     """A line as the session writes it, cut apart without parsing it whole (module docstring); None when it
     is laid out otherwise (the caller parses it).
 
@@ -188,12 +170,6 @@ def _count(entries: str) -> int:
     return entries.count("[") - 1
 
 
-def _frame_size(invaders: str) -> int:
-    """About the JSON bytes of a frame, from its invaders' log text: the towers' string is 100 characters,
-    and four of an invader's six numbers are kept."""
-    return 106 + len(invaders) * 2 // 3
-
-
 def _frame_maker(towers: str, invaders: str, cells: dict[str, str]) -> Callable[[], list[Any]]:
     """The turn's frame, made only if the record keeps it (RecordBuilder `frame_bytes`). `cells`: tower
     texts already drawn, shared by the match's frames (nine turns in ten repeat the last turn's towers)."""
@@ -207,10 +183,6 @@ def _frame_maker(towers: str, invaders: str, cells: dict[str, str]) -> Callable[
         return [drawn, _invaders(json.loads(invaders))]
 
     return make
-
-
-def _command(answer: Any) -> str:
-    return "" if answer is None else json.dumps(answer, separators=(",", ":"))
 
 
 def board_js() -> str:

@@ -103,10 +103,10 @@ class LanesGame(GameDefaults):
         return logs.replay(path) if logs.is_trace(path) else super().replay(path)
 
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
-        """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""
-        from runner.games.lanes.html_record import board_js, html_record
+        """The core's HTML replay with the board drawn, of a log or a spec 11 trace (html_record.py)."""
+        from runner.games.lanes.html_record import html_replay
 
-        return html_record(path), board_js()
+        return html_replay(self, path)
 
 
 def read_json(path: Path) -> Any:

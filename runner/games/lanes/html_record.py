@@ -1,4 +1,4 @@
-"""The compact record of a Lanes log for the HTML replay (runner/replay/record.py has its shape).
+"""Lanes' board in the core's HTML replay (runner/replay/default.py: the record played through a session).
 
 One frame per played turn. The whole game happens inside a turn's 100 timesteps, so each frame carries
 the battle timestep by timestep, and the viewer plays it as the frame's sub-steps (`ReplayBoard.steps`):
@@ -6,7 +6,7 @@ sub-step 0 is the lanes as the battle starts (this turn's towers built, no soldi
 timestep t after its actions (dying soldiers and towers, scorers and stuns still there to be seen; they
 are gone from sub-step t + 1). The last sub-step is the turn's end, what the frame shows by default.
 
-The engine does not keep positions, so each turn is played again from the replayed orders with an
+The engine does not keep positions, so each turn is played a second time from the state before it with an
 observer on each lane (rules.battle.LaneObserver; the match itself runs without one), and only changes
 are stored, as integer arrays. A frame: `{"s": [[8 numbers] per timestep] (spec 11 steps: soldiers on
 each lane, each lane's tower HP, both HPs, both purses), "b": [lane 1, lane 2]}`, and a lane:
@@ -27,24 +27,22 @@ k-th turn whole, with all of its timesteps, and says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from runner.games.lanes.logs import replay
-from runner.games.lanes.protocol.commands import parse_commands
-from runner.games.lanes.protocol.trace import RESULT_NAMES
+from runner.games.interface import Absent, Answer, Fault
+from runner.games.lanes import logs
+from runner.games.lanes.protocol.trace_replay import LoggedAnswer
 from runner.games.lanes.rules.battle import Lane, LiveTower, Soldier
 from runner.games.lanes.rules.config import LanesConfig
 from runner.games.lanes.rules.orders import Orders
 from runner.games.lanes.rules.state import PLAYERS, GameState
-from runner.games.lanes.rules.turn import decide, play_turn
-from runner.games.lanes.session import SEATS
-from runner.replay.assemble import record_of
-from runner.replay.source import Replayed, SeatTurn, Turn
+from runner.games.lanes.rules.turn import play_turn
+from runner.games.lanes.session import NO_FILE, SEATS, LanesSession, read_answer
+from runner.logtools.record import MatchRecord, RecordedTurn
+from runner.replay.default import BoardView, Shown, default_html_replay, html_of_record
 
-STATS = ("hp", "money", "towers", "soldiers")
-BOARD_JS = Path(__file__).with_name("html_board.js")
 #: Fates of a soldier at its last sub-step (`S`).
 ON_LANE, SCORED, KILLED = 0, 1, 2
 
@@ -116,69 +114,50 @@ def moves(rows: list[int], start: int) -> list[int]:
     return runs
 
 
-def replayed_orders(config: LanesConfig, state: GameState, record: dict[str, Any]) -> tuple[Orders | None, ...]:
-    """The orders a replayed turn applied: an accepted file's normal form parsed again, None when rejected."""
-    return tuple(None if record["rejected"][p] else
-                 parse_commands("\n".join(record["commands"][p]) + "\n", state.turn, config).orders
-                 for p in PLAYERS)
-
-
-def battle(config: LanesConfig, state: GameState, record: dict[str, Any] | None, units: list[str]) -> list[dict]:
-    """Both lanes of the turn played from `state` with `record`'s orders, timestep by timestep (no record:
-    the lanes as they stand, with no battle)."""
+def battle(config: LanesConfig, state: GameState, orders: Sequence[Orders | None], units: list[str]) -> list[dict]:
+    """Both lanes of the turn played from `state` with `orders` (a refused answer's are None), timestep by
+    timestep, as the drawing needs them."""
     tracks = [LaneTrack(config, units) for _ in PLAYERS]
-    if record is None:
-        for p in PLAYERS:
-            Lane(config, state.towers[p], (), tracks[p])
-    else:
-        orders = replayed_orders(config, state, record)
-        play_turn(config, state, (orders[0], orders[1]), observers=(tracks[0], tracks[1]))
+    play_turn(config, state, (orders[0], orders[1]), observers=(tracks[0], tracks[1]))
     return [track.record() for track in tracks]
 
 
-def _ruling(rejected: list[str], commands: list[str] | None) -> tuple[str, str]:
-    faults = [line[4:] for line in rejected if line.startswith("E01 ")]
-    if faults:  # one E01 per answer: no file to read (`bot wrote no commands.txt`, ...), or the core's fault
-        return ("none" if faults[0].startswith("bot wrote") else "fault"), "; ".join(faults)
-    if rejected:
-        return "invalid", "; ".join(rejected)
-    if not commands or len(commands) <= 2:  # just TURN n / END
-        return "none", "no orders"
-    return "ok", "every order accepted"
+def _turn(record: MatchRecord, session: LanesSession, recorded: RecordedTurn, play: Any) -> Shown:
+    config, before = session.config, session.state
+    played = play().record or {}
+    orders = [read_answer(config, before, p, recorded.answers.get(seat, Answer("", Fault.CRASH)))[0]
+              for p, seat in enumerate(SEATS)]
+    marks = [("destroyed", f"{record.names.get(seat, seat)} lost {lost} tower(s)")
+             for seat, lost in zip(SEATS, played.get("towers_lost") or (0, 0)) if lost]
+    return {"s": played.get("steps") or [], "b": battle(config, before, orders, list(config.units))}, marks
 
 
-def _turns(opened, units: list[str]) -> Iterator[Turn]:
-    config = opened.log.config
-    turns = sorted(opened.frames)
-    played = [turn for turn in turns if opened.frames[turn][1] is not None] or turns[:1]
-    for turn in played:  # a frame is a played turn: its orders and what came of them
-        state, record = opened.frames[turn]
-        after = opened.frames.get(turn + 1, (state, None))[0] if record is not None else state
-        numbers = [{"hp": player.hp, "money": player.money, "towers": len(towers),
-                    "soldiers": sum(player.soldiers.values())} for player, towers in zip(after.players, after.towers)]
-        parts = [SeatTurn(("none", "no turn played"), "", "") if record is None else
-                 SeatTurn(_ruling(record["rejected"][p], record["commands"][p])) for p in PLAYERS]
-        marks = [("destroyed", f"{seat} lost {record['towers_lost'][p]} tower(s)")
-                 for p, seat in enumerate(SEATS) if record is not None and record["towers_lost"][p]]
-        if turn == played[-1] and (result := decide(config, opened.frames[turns[-1]][0])) is not None:
-            marks.append(("end", f"result: {RESULT_NAMES[result.winner]}"))
-        yield Turn(turn, parts, numbers,
-                   {"s": record["steps"] if record else [], "b": battle(config, state, record, units)}, marks)
-
-
-def html_record(path: Path) -> dict[str, Any]:
-    opened = replay(Path(path))
-    config = opened.log.config
+def _board(record: MatchRecord, session: LanesSession) -> dict[str, Any]:
+    config = session.config
     units = list(config.units)
-    board = {
-        "width": config.width, "rows": config.rows, "units": units,
-        "letters": [config.units[name].letter for name in units],
-        "max_hp": [config.units[name].hp for name in units],
-        "timesteps": config.timesteps,
-    }
-    return record_of(path, Replayed("lanes", "Lanes", SEATS, STATS, _turns(opened, units), board,
-                                    step_word="Timestep"))
+    return {"width": config.width, "rows": config.rows, "units": units, "timesteps": config.timesteps,
+            "letters": [config.units[name].letter for name in units],
+            "max_hp": [config.units[name].hp for name in units]}
 
 
-def board_js() -> str:
-    return BOARD_JS.read_text(encoding="utf-8")
+VIEW = BoardView(Path(__file__).with_name("html_board.js"), _board, _turn, step_word="Timestep")
+
+
+def html_replay(game: Any, path: Path) -> tuple[dict[str, Any], str]:
+    """A log the core wrote, through its record; a spec 11 trace (from outside: no record.jsonl) read into one."""
+    if not logs.is_trace(path):
+        return default_html_replay(game, path, VIEW)
+    opened = logs.open_log(Path(path))
+    turns = tuple(RecordedTurn(turn.turn, dict(zip(SEATS, map(_answer, turn.answers))), {}, (), {}, 0)
+                  for turn in opened.turns)
+    record = MatchRecord(Path(path), game, {"seats": list(SEATS)}, turns, None)
+    return html_of_record(game, record, game.new_session(opened.config, SEATS, 0, {}), VIEW)
+
+
+def _answer(logged: LoggedAnswer) -> Answer:
+    """A trace's answer as the core gives it: its text, or the bot's fault its E01 names (no file: none)."""
+    if not logged.fault_problems:
+        return Answer(logged.text)
+    message = logged.fault_problems[0].message
+    return Answer("", absent=Absent.NO_FILE) if message == NO_FILE else \
+        Answer("", Fault.CRASH, detail=message.removeprefix("bot "))

@@ -150,8 +150,9 @@ class TowerDefence(GameDefaults):
 
         return replay_view(session, names)
 
-    def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
-        """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""
-        from runner.games.tower_defence.html_record import board_js, html_record
+    @property
+    def board_view(self) -> Any:
+        """The board of the core's HTML replay (html_record.py), loaded only by a replay."""
+        from runner.games.tower_defence.html_record import VIEW
 
-        return html_record(path), board_js()
+        return VIEW

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from runner.games.lanes.html_record import LaneTrack, replayed_orders
-from runner.games.lanes.protocol.commands import read_orders
+from runner.games.lanes.html_record import LaneTrack
+from runner.games.lanes.protocol.commands import parse_commands, read_orders
 from runner.games.lanes.protocol.trace_replay import replay_turn
 from runner.games.lanes.rules.battle import Lane
 from runner.games.lanes.rules.config import LanesConfig
@@ -77,15 +77,17 @@ def test_a_busy_turn_watched_is_the_same_turn() -> None:
 
 @pytest.mark.parametrize("name", TRACES)
 def test_watching_changes_nothing_and_the_replayed_orders_play_the_recorded_turn(name: str) -> None:
-    """Every turn of a reference trace, played again from its normal-form commands (as the HTML replay does)
-    with a recorder on each lane, gives the plain replay's result and the trace's own 100 steps."""
+    """Every turn of a reference trace, played again from its normal-form commands with a recorder on each
+    lane (as the HTML replay plays a turn a second time), gives the plain replay's result and the trace's own
+    100 steps."""
     config = LanesConfig()
     units = list(config.units)
     state = new_game(config)
     lines = [json.loads(text) for text in (DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()[1:-1]]
     for line in lines:
         record, after = replay_turn(config, state, line)
-        orders = replayed_orders(config, state, record)
+        orders = [None if record["rejected"][p] else  # the normal form read again: what the session plays
+                  parse_commands("\n".join(record["commands"][p]) + "\n", state.turn, config).orders for p in (0, 1)]
         tracks = (LaneTrack(config, units), LaneTrack(config, units))
         watched = play_turn(config, state, (orders[0], orders[1]), observers=tracks)
         assert watched == play_turn(config, state, (orders[0], orders[1]))

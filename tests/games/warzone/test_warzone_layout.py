@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from warzone_helpers import MAPS
 
-from runner.games.warzone.html_record import _board
+from runner.games.warzone.html_record import board
 from runner.games.warzone.layout import SPACING, UNIT, layout, usable
 from runner.games.warzone.logs import MAP_FILE
 from runner.games.warzone.rules.mapfile import parse_map
@@ -74,14 +74,14 @@ def test_layout_is_wider_than_tall() -> None:
 def test_a_map_without_coordinates_is_drawn_at_the_layout(render, tmp_path: Path) -> None:
     warmap = generate_map(30, 3, 8, "flat")
     (tmp_path / MAP_FILE).write_text(render(warmap), encoding="utf-8")  # every territory at 0 0
-    board = _board(tmp_path, None)
-    assert [(t[3], t[4]) for t in board["territories"]] == [tuple(map(float, p)) for p in layout(warmap, 0)]
+    drawn = board(tmp_path, warmap)
+    assert [(t[3], t[4]) for t in drawn["territories"]] == [tuple(map(float, p)) for p in layout(warmap, 0)]
 
 
 def test_a_map_with_coordinates_is_drawn_where_the_file_says(tmp_path: Path) -> None:
     (tmp_path / MAP_FILE).write_bytes((MAPS / "td-harbour.map").read_bytes())
-    board = _board(tmp_path, None)
-    assert board["territories"][0][1:] == ["Cathedral Square", 1, 10.0, 10.0]
+    drawn = board(tmp_path, parse_map((MAPS / "td-harbour.map").read_text(), lenient=False).map)
+    assert drawn["territories"][0][1:] == ["Cathedral Square", 1, 10.0, 10.0]
 
 
 def test_generated_maps_carry_the_layout_as_coordinates() -> None:

@@ -160,8 +160,9 @@ def official_record(game: object, path: Path) -> "MatchRecord":
     config = next((name for name in LOG_CONFIG_NAMES if log.side_file(name)), CONFIG_FILE)
     header = {"game": game.name, "seats": sorted(log.player_dirs), "names": dict(log.player_dirs), "seed": 0,  # type: ignore[attr-defined]
               "options": {"command_order": order and str(order)}, "config": config}
+    blank = game.log.blank_answer  # type: ignore[attr-defined]  # "No Command": the official words for nothing
     turns = tuple(
-        RecordedTurn(number, {seat: Answer(log.player_file(number, seat, PLAYER_COMMAND) or "") for seat in
-                              sorted(log.player_dirs)}, {}, (), {}, 0)
+        RecordedTurn(number, {seat: Answer("" if text.strip() == blank else text) for seat in sorted(log.player_dirs)
+                              for text in [log.player_file(number, seat, PLAYER_COMMAND) or ""]}, {}, (), {}, 0)
         for number in range(log.final_round + (0 if ended else 1)))
     return MatchRecord(log.path, game, header, turns, None, ended=ended)  # type: ignore[arg-type]
