@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object for scripts instead of text")
     add_log_game_option(parser)
     parser.add_argument(
-        "--fields", type=int, default=10, metavar="N", help="differing fields shown per file (default 10)"
+        "--fields", type=int, default=30, metavar="N", help="differences listed (default 30; the rest are counted)"
     )
 
 

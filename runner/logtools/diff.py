@@ -54,9 +54,10 @@ def diff_logs(game: Any, path_a: Any, path_b: Any, options: Mapping[str, Any]) -
         return Check(True, (f"{path_a} and {path_b}: {len(a.turns)} turns, identical"
                             + ("" if strict else " (bot output and timing aside)"),), data)
     head = f"the logs part at turn {first}" if first is not None else "the logs differ in their result"
-    lines = [f"{head}: {len(found)} difference{'s' if len(found) != 1 else ''}", *found[:MAX_LINES]]
-    if len(found) > MAX_LINES:
-        lines.append(f"... and {len(found) - MAX_LINES} more")
+    shown = max(1, int(options.get("fields") or MAX_LINES))  # `td-runner diff --fields N`
+    lines = [f"{head}: {len(found)} difference{'s' if len(found) != 1 else ''}", *found[:shown]]
+    if len(found) > shown:
+        lines.append(f"... and {len(found) - shown} more")
     return Check(False, tuple(lines), data)
 
 

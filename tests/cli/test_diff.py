@@ -116,3 +116,16 @@ def test_not_a_match_log(logs, tmp_path: Path, make, reason: str) -> None:
     code, out, err = _run(str(logs[0]), str(bad))
     assert (code, out) == (2, "")
     assert err.startswith("error: ") and reason in err and err.count("\n") == 1
+
+
+def test_fields_limits_the_differences_listed(logs) -> None:
+    a, b = logs
+    _replace(b / "Round 020" / "A - GreedyBot" / "JsonMap.json", '"score":383', '"score":384')
+    _replace(b / "Round 021" / "A - GreedyBot" / "JsonMap.json", '"score":', '"score":1')
+    code, out, _ = _run(str(a), str(b))
+    listed = out.splitlines()[1:]
+    assert code == 1 and len(listed) == 2 and "... and" not in out
+    code, out, _ = _run(str(a), str(b), "--fields", "1")
+    assert code == 1
+    assert out.splitlines() == ["the logs part at turn 20: 2 differences",
+                                "turn 20, seat A, JsonMap.json: $.players[1].score: 383 != 384", "... and 1 more"]
