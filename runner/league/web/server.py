@@ -172,7 +172,7 @@ def _server(app: LeagueApp) -> object:
                     signal.signal(sig, handler)
 
     logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
-    config = uvicorn.Config(app, http=_guarded_h11(), loop="asyncio", lifespan="off", ws="none",
+    config = uvicorn.Config(app, http=_guarded_h11(), loop="asyncio", lifespan="on", ws="none",
                             log_config=None, access_log=False, limit_concurrency=CONNECTIONS, backlog=BACKLOG,
                             timeout_keep_alive=KEEP_ALIVE_S, timeout_graceful_shutdown=1, server_header=False)
     return Server(config)
