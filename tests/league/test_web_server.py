@@ -160,14 +160,55 @@ def test_pages_are_rendered_once_per_change_with_etag_and_304(served, monkeypatc
     assert status == 200 and new_etag != etag and b"8 matches" in new_body  # the change is seen
 
 
-def test_a_client_trickling_its_headers_is_cut_off(served, monkeypatch) -> None:
+@pytest.mark.parametrize("parser", ["httptools", "h11"])
+def test_a_client_trickling_its_headers_is_cut_off(served, monkeypatch, parser) -> None:
+    """With either parser: uvicorn alone would keep the connection while each byte restarts its timer."""
     from runner.league.web import server as web_server
 
+    if parser == "httptools":
+        pytest.importorskip("httptools")
     folder, server = served
-    address = urlsplit(server.url)
+    server.close()
     assert web_server.HEADERS_S == 10.0
-    monkeypatch.setattr(web_server, "HEADERS_S", 1.0)  # read when a connection opens
+    server = start_server(folder, "127.0.0.1", 0, parser=parser)
+    try:
+        monkeypatch.setattr(web_server, "HEADERS_S", 1.0)  # read when a connection opens and after each answer
+        trickle(server, answered_first=False)
+        trickle(server, answered_first=True)
+        keep_alive = get_twice(server)
+        assert keep_alive  # the first answer re-armed the deadline, and a prompt second request is served
+    finally:
+        server.close()
+
+
+def get_twice(server) -> bool:
+    """Two requests over one kept-alive connection, the second 0.5 s after the first's answer: both answered."""
+    address = urlsplit(server.url)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+    try:
+        statuses = []
+        for _ in range(2):
+            connection.request("GET", "/state.json")
+            response = connection.getresponse()
+            response.read()
+            statuses.append(response.status)
+            time.sleep(0.5)
+        return statuses == [200, 200]
+    finally:
+        connection.close()
+
+
+def trickle(server, answered_first: bool) -> None:
+    """A client sending its headers a byte every 50 ms is cut off HEADERS_S (1 s here) after it connected, or
+    (`answered_first`) after the answer to a first request on the same connection."""
+    address = urlsplit(server.url)
     slow = socket.create_connection((address.hostname, address.port), timeout=10)
+    if answered_first:
+        slow.sendall(b"GET /state.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = b""
+        while b"}" not in answer:
+            answer += slow.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 200")
     started = time.monotonic()
     closed_after = None
     try:
