@@ -399,12 +399,16 @@ class Run:
 
 
 def start_server(folder: Path, root: Path, priority: str) -> tuple[subprocess.Popen, str]:
-    """`league serve` of the checkout at `root` on a free port (`--priority` left out when normal, so that an
-    older server without the option runs too); the process and its URL."""
+    """`league serve` of the checkout at `root` on a free port, at `priority` (an older server without
+    `--priority` runs at its one priority, normal); the process and its URL."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
     command = [sys.executable, "-m", "runner", "league", "serve", str(folder), "--port", "0"]
-    command += ["--priority", priority] if priority != "normal" else []
-    server = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(root)}, stdout=subprocess.PIPE,
-                              text=True)
+    usage = subprocess.run([*command[:5], "--help"], env=env, capture_output=True, text=True).stdout
+    if "--priority" in usage:
+        command += ["--priority", priority]
+    elif priority != "normal":
+        sys.exit(f"{root}: this checkout's `league serve` has no --priority (it runs at normal priority)")
+    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
     return server, server.stdout.readline().split("league pages: ")[1].split(";")[0]
 
 
@@ -431,7 +435,7 @@ def main() -> None:
     parser.add_argument("--before", type=Path, metavar="DIR", help="a checkout of an older td-runner whose "
                         "`league serve` is measured too (B phases, at --before-priority), e.g. a `git worktree` of "
                         "an older commit")
-    parser.add_argument("--before-priority", choices=("normal", "low", "idle"), default="normal")
+    parser.add_argument("--before-priority", choices=("normal", "low", "idle"), default="low")
     parser.add_argument("--load", help=argparse.SUPPRESS)  # the load process: the server's URL
     parser.add_argument("--paths", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -529,6 +533,22 @@ def report_server(args: argparse.Namespace, run: Run, kind: str, median: dict[st
     print(f"the load processes' own CPU (median): {statistics.median(run.load_cpu[kind]) * 100:.0f}% of a core "
           f"(pointed at nothing: {statistics.median(run.load_cpu['G']) * 100:.0f}%); machine load average at the "
           f"end: {os.getloadavg()[0]:.1f}")
+    worst = max((name for name in times if times[name]), key=lambda name: p99(times[name]))
+    loss = statistics.median(paired) * 100
+    print("issue 32's targets:")
+    for met, text in ((p99(times[worst]) < 0.5, f"every page kind's p99 under 500 ms, with {args.slow} slow sockets "
+                       f"open (the worst: {worst}, {p99(times[worst]) * 1000:.0f} ms)"),
+                      (p99(updates) < 0.5, f"live updates' p99 under 500 ms ({p99(updates) * 1000:.0f} ms)"),
+                      (total == 0, f"no failed request ({total})"),
+                      (peak < 300, f"the server under 300 MB ({peak:.0f} MB)"),
+                      (loss > -10, f"the league's matches/min within 10% of unloaded ({loss:+.1f}% against the U "
+                       f"phases around each loaded one; the load processes alone, G: "
+                       f"{(median['G'] / median['U'] - 1) * 100:+.1f}%)")):
+        print(f"  {'met    ' if met else 'NOT MET'}  {text}")
+
+
+def p99(values: list[float]) -> float:
+    return sorted(values)[min(len(values) - 1, int(0.99 * len(values)))] if values else float("inf")
 
 
 if __name__ == "__main__":
