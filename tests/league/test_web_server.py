@@ -160,17 +160,19 @@ def test_pages_are_rendered_once_per_change_with_etag_and_304(served, monkeypatc
     assert status == 200 and new_etag != etag and b"8 matches" in new_body  # the change is seen
 
 
-@pytest.mark.parametrize("parser", ["httptools", "h11"])
-def test_a_client_trickling_its_headers_is_cut_off(served, monkeypatch, parser) -> None:
-    """With either parser: uvicorn alone would keep the connection while each byte restarts its timer."""
+@pytest.mark.parametrize(("parser", "loop"), [("httptools", "uvloop"), ("h11", "asyncio")])
+def test_a_client_trickling_its_headers_is_cut_off(served, monkeypatch, parser, loop) -> None:
+    """With the compiled parser and loop, and with the pure-Python ones they replace when missing: uvicorn alone
+    would keep the connection while each byte restarts its timer."""
     from runner.league.web import server as web_server
 
     if parser == "httptools":
         pytest.importorskip("httptools")
+        pytest.importorskip("uvloop")
     folder, server = served
     server.close()
     assert web_server.HEADERS_S == 10.0
-    server = start_server(folder, "127.0.0.1", 0, parser=parser)
+    server = start_server(folder, "127.0.0.1", 0, parser=parser, loop=loop)
     try:
         monkeypatch.setattr(web_server, "HEADERS_S", 1.0)  # read when a connection opens and after each answer
         trickle(server, answered_first=False)

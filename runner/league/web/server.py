@@ -29,8 +29,9 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from pathlib import Path
+from typing import Any
 
 from runner.errors import UserError
 from runner.league.web.app import LeagueApp
@@ -49,6 +50,9 @@ STALLED_S = 30.0
 #: The HTTP parsers the server can use: httptools (compiled, a request's parsing a fraction of h11's CPU; the
 #: league extra installs it) or h11 (pure Python, uvicorn's own dependency).
 PARSERS = ("httptools", "h11")
+#: The event loops the server can run on: uvloop (libuv's: accepting a connection, reading and writing cost a
+#: fraction of asyncio's own loop; the league extra installs it) or asyncio's.
+LOOPS = ("uvloop", "asyncio")
 #: Connections (and requests in progress) at once: 300 live tabs + 500 slow sockets + readers, with room.
 CONNECTIONS = 2000
 BACKLOG = 2048
@@ -231,18 +235,18 @@ class WebServer:
     """A server running on a thread of this process; `.url` is where it answers, `.close()` stops it."""
 
     def __init__(self, folder: Path, sock: socket.socket, trusted_proxies: frozenset[str],
-                 parser: str | None = None) -> None:
+                 parser: str | None = None, loop: str | None = None) -> None:
         self.url = url_of(sock)
         self.app = LeagueApp(folder, trusted_proxies)
         self._server = _server(self.app, parser)
-        self._thread = threading.Thread(target=self._serve, args=(sock,), name="league-web", daemon=True)
+        self._thread = threading.Thread(target=self._serve, args=(sock, loop), name="league-web", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + 10
         while not self._server.started and self._thread.is_alive() and time.monotonic() < deadline:  # type: ignore
             time.sleep(0.01)
 
-    def _serve(self, sock: socket.socket) -> None:
-        asyncio.run(self._server.serve(sockets=[sock]))  # type: ignore[attr-defined]
+    def _serve(self, sock: socket.socket, loop: str | None) -> None:
+        run_loop(self._server.serve(sockets=[sock]), loop)  # type: ignore[attr-defined]
 
     def close(self) -> None:
         self.app.close()
@@ -251,12 +255,12 @@ class WebServer:
 
 
 def start_server(folder: Path, host: str, port: int, trusted_proxies: Iterable[str] = (),
-                 parser: str | None = None) -> WebServer:
+                 parser: str | None = None, loop: str | None = None) -> WebServer:
     """Serve the pages of the league in `folder` on host:port (port 0: a free one) from a daemon thread;
-    requests from `trusted_proxies` are counted by the client address they forward (client_address); `parser`:
-    one of PARSERS (None: the fastest installed)."""
+    requests from `trusted_proxies` are counted by the client address they forward (client_address); `parser`
+    and `loop`: one of PARSERS and LOOPS (None: the fastest installed)."""
     check_league(folder)
-    return WebServer(Path(folder), listen(host, port), frozenset(trusted_proxies), parser)
+    return WebServer(Path(folder), listen(host, port), frozenset(trusted_proxies), parser, loop)
 
 
 def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], parent: int | None = None,
@@ -287,7 +291,20 @@ def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], par
             if parent is not None:
                 watcher.cancel()
 
-    asyncio.run(main())
+    run_loop(main())
+
+
+def run_loop(main: Coroutine[Any, Any, None], loop: str | None = None) -> None:
+    """Run the server's event loop (LOOPS; None: uvloop's when it is installed, else asyncio's)."""
+    if loop is None:
+        loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
+    if loop == "asyncio":
+        asyncio.run(main)
+        return
+    import uvloop
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(main)
 
 
 def die_with_parent() -> None:
