@@ -46,6 +46,8 @@ sys.path[0] = str(ROOT)  # not benchmarks/, whose runner.py would hide the packa
 from runner.league.web.pages import JITTER_MS, RELOAD_MS  # noqa: E402 (the live pages' reload rule)
 
 KINDS = ("standings", "matches", "crosstable", "events", "player", "replay", "standings.json")
+#: The start of a phase, when every tab opens at once (the load processes' lag is shown apart for it).
+OPENING_S = 3.0
 #: A live tab's page loads: its first (every tab at a phase's start, at once) and its reloads after a change.
 TAB_KINDS = ("tab open", "tab reload")
 
@@ -154,6 +156,7 @@ class Load:
         self.heard: list[tuple[float, int]] = []  # (time, match id) of each live update a tab heard
         self.failed: dict[str, int] = {}
         self.cut = 0  # slow sockets the server closed
+        self.lags: list[tuple[float, float]] = []
         self.end = 0.0
 
     async def get(self, path: str, etag: str | None, connection: list, parse: bool = False
@@ -306,9 +309,18 @@ class Load:
                 self.cut += 1
                 await asyncio.sleep(0.5)
 
+    async def lag(self) -> None:
+        """How late this process's own event loop wakes a 10 ms sleep, (time into the phase, lateness): a
+        request it times waits that long for its client, which a browser on a machine of its own would not."""
+        start = time.monotonic()
+        while time.monotonic() < self.end:
+            asked = time.monotonic()
+            await asyncio.sleep(0.01)
+            self.lags.append((asked - start, time.monotonic() - asked - 0.01))
+
     async def run(self, tabs: int, loaders: int, slow: int) -> None:
         self.end = time.monotonic() + self.seconds
-        tasks = [self.slow() for _ in range(slow)] + [self.tab() for _ in range(tabs)]
+        tasks = [self.lag()] + [self.slow() for _ in range(slow)] + [self.tab() for _ in range(tabs)]
         tasks += [self.loader() for _ in range(loaders)]
         await asyncio.gather(*tasks)
 
@@ -322,7 +334,7 @@ def load_main(args: argparse.Namespace) -> None:
     host, port = args.load.split("//")[1].rstrip("/").split(":")
     load = Load(host, int(port), json.loads(Path(args.paths).read_text()), args.seconds, args.think_ms / 1000)
     asyncio.run(load.run(args.tabs, args.loaders, args.slow))
-    print(json.dumps({"times": load.times, "heard": load.heard, "failed": load.failed, "cut": load.cut,
+    print(json.dumps({"times": load.times, "heard": load.heard, "failed": load.failed, "cut": load.cut, "lags": load.lags,
                       "cpu": time.process_time()}))
 
 
@@ -533,6 +545,12 @@ def report_server(args: argparse.Namespace, run: Run, kind: str, median: dict[st
     print(f"the load processes' own CPU (median): {statistics.median(run.load_cpu[kind]) * 100:.0f}% of a core "
           f"(pointed at nothing: {statistics.median(run.load_cpu['G']) * 100:.0f}%); machine load average at the "
           f"end: {os.getloadavg()[0]:.1f}")
+    opening = [lag for r in results for at, lag in r["lags"] if at < OPENING_S]
+    later = [lag for r in results for at, lag in r["lags"] if at >= OPENING_S]
+    print(f"the load processes' own event-loop lag (a 10 ms sleep's lateness): in a phase's first {OPENING_S:.0f} s "
+          f"(the tabs opening) max {max(opening, default=0) * 1000:.0f} ms; after, p50/p99/max "
+          f"{quantiles(later).split()[0]}/{quantiles(later).split()[2]}/{max(later, default=0) * 1000:.0f} ms "
+          "(a request these processes time waits that long for them, not for the server)")
     worst = max((name for name in times if times[name]), key=lambda name: p99(times[name]))
     loss = statistics.median(paired) * 100
     print("issue 32's targets:")
