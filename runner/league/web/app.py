@@ -154,6 +154,8 @@ class LeagueApp:
             await respond(send, 500, TEXT, INTERNAL, close=True)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
+        """uvicorn's start and stop: the state reader and the background renders start with the server, so
+        the pages are kept before the first visitor (a class opening its tabs at once) asks."""
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
