@@ -74,16 +74,21 @@ def test_standings_json_is_the_leagues(served) -> None:
 
 
 def test_state_changes_when_a_match_finishes(served) -> None:
+    """state.json at once; a page asked for lately within RENDER_EVERY_S (rendered again in the background)."""
     folder, server = served
     before = json.loads(get(server, "/state.json")[2])
     assert before["matches"] == 7
+    assert 'data-state="' + before["key"] + '"' in get(server, "/index.html")[2].decode()
     db = connect(folder)  # the league's writer, beside the server's readers
     db.execute("INSERT INTO matches (id, task, seed, finished, end_reason, rounds, draw, wall_seconds, cpu_seconds) "
                "VALUES (8, 8, 8, 1.8e9, 'max_rounds', 4, 1, 1.0, 0.01)")
     db.close()
+    changed = time.monotonic()
     after = json.loads(get(server, "/state.json")[2])
     assert after["matches"] == 8 and after["key"] != before["key"]
-    assert 'data-state="' + after["key"] + '"' in get(server, "/index.html")[2].decode()
+    while 'data-state="' + after["key"] + '"' not in get(server, "/index.html")[2].decode():
+        assert time.monotonic() - changed < app_module.RENDER_EVERY_S + 2
+        time.sleep(0.1)
 
 
 def store_replay(folder: Path, match: int, tmp_path: Path) -> bytes:
@@ -126,7 +131,7 @@ def test_an_error_is_a_one_line_500_without_a_path_and_the_server_goes_on(served
 def test_pages_are_rendered_once_per_change_with_etag_and_304(served, monkeypatch) -> None:
     folder, server = served
     monkeypatch.setattr(app_module, "RENDER_EVERY_S", 0.3)
-    monkeypatch.setattr(app_module, "STALE_HOT_S", 60.0)  # no request waits: the change is rendered in the background
+    monkeypatch.setattr(app_module, "STALE_MAX_S", 60.0)  # no request waits: the change is rendered in the background
     address = urlsplit(server.url)
 
     def fetch(path: str, etag: str | None = None):
@@ -155,14 +160,57 @@ def test_pages_are_rendered_once_per_change_with_etag_and_304(served, monkeypatc
     assert status == 200 and new_etag != etag and b"8 matches" in new_body  # the change is seen
 
 
-def test_a_client_trickling_its_headers_is_cut_off(served, monkeypatch) -> None:
+@pytest.mark.parametrize(("parser", "loop"), [("httptools", "uvloop"), ("h11", "asyncio")])
+def test_a_client_trickling_its_headers_is_cut_off(served, monkeypatch, parser, loop) -> None:
+    """With the compiled parser and loop, and with the pure-Python ones they replace when missing: uvicorn alone
+    would keep the connection while each byte restarts its timer."""
     from runner.league.web import server as web_server
 
+    if parser == "httptools":
+        pytest.importorskip("httptools")
+        pytest.importorskip("uvloop")
     folder, server = served
-    address = urlsplit(server.url)
+    server.close()
     assert web_server.HEADERS_S == 10.0
-    monkeypatch.setattr(web_server, "HEADERS_S", 1.0)  # read when a connection opens
+    server = start_server(folder, "127.0.0.1", 0, parser=parser, loop=loop)
+    try:
+        monkeypatch.setattr(web_server, "HEADERS_S", 1.0)  # read when a connection opens and after each answer
+        trickle(server, answered_first=False)
+        trickle(server, answered_first=True)
+        keep_alive = get_twice(server)
+        assert keep_alive  # the first answer re-armed the deadline, and a prompt second request is served
+    finally:
+        server.close()
+
+
+def get_twice(server) -> bool:
+    """Two requests over one kept-alive connection, the second 0.5 s after the first's answer: both answered."""
+    address = urlsplit(server.url)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+    try:
+        statuses = []
+        for _ in range(2):
+            connection.request("GET", "/state.json")
+            response = connection.getresponse()
+            response.read()
+            statuses.append(response.status)
+            time.sleep(0.5)
+        return statuses == [200, 200]
+    finally:
+        connection.close()
+
+
+def trickle(server, answered_first: bool) -> None:
+    """A client sending its headers a byte every 50 ms is cut off HEADERS_S (1 s here) after it connected, or
+    (`answered_first`) after the answer to a first request on the same connection."""
+    address = urlsplit(server.url)
     slow = socket.create_connection((address.hostname, address.port), timeout=10)
+    if answered_first:
+        slow.sendall(b"GET /state.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = b""
+        while b"}" not in answer:
+            answer += slow.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 200")
     started = time.monotonic()
     closed_after = None
     try:
@@ -197,13 +245,62 @@ def test_not_a_league_and_a_taken_port_are_one_line_errors(tmp_path: Path, serve
 def test_readers_do_not_block_the_writer(served, monkeypatch) -> None:
     """A page read while the league holds a write transaction still answers (WAL), and the write commits."""
     folder, server = served
-    monkeypatch.setattr(app_module, "STALE_S", 0.3)
-    monkeypatch.setattr(app_module, "HOT_S", 0.0)  # a page nobody asks for lately: rendered for its request
+    monkeypatch.setattr(app_module, "STALE_MAX_S", 0.3)  # the background is slower than that: a request renders
+    monkeypatch.setattr(app_module, "WARM_EVERY_S", 60.0)
+    monkeypatch.setattr(app_module, "HOT_S", 0.0)
     writer = connect(folder)
     writer.execute("BEGIN IMMEDIATE")
     writer.execute("INSERT INTO events (time, kind, player, text) VALUES (1.9e9, 'note', NULL, 'during a read')")
     assert get(server, "/events.html")[0] == 200
     writer.execute("COMMIT")
     writer.close()
-    time.sleep(app_module.STALE_S + 2 * app_module.POLL_S)  # a page older than this is rendered for its request
+    time.sleep(app_module.STALE_MAX_S + 2 * app_module.POLL_S)  # a page older than this is rendered for its request
     assert "during a read" in get(server, "/events.html")[2].decode()
+
+
+def test_every_page_is_rendered_at_the_start_before_anyone_asks(served) -> None:
+    folder, server = served
+    expected = {"index.html", "matches.html", "crosstable.html", "events.html", "standings.json",
+                *(player_path(name) for name in (ALICE, TOM, SCRIPT, BROKEN, GONE))}
+    deadline = time.monotonic() + 10
+    while set(server.app._cached) != expected:
+        assert time.monotonic() < deadline, sorted(server.app._cached)
+        time.sleep(0.05)
+    rendered = dict(server.app._cached)
+    assert get(server, "/crosstable.html")[0] == 200
+    assert server.app._cached == rendered  # answered from memory
+
+
+def test_a_stream_tells_its_first_change_at_once_then_only_comments(served, monkeypatch) -> None:
+    """A live page reloads on the first key that is not its own and opens a new stream: later changes are not
+    sent on the old one (300 tabs would be told of every match for nothing), its heartbeats are."""
+    folder, server = served
+    monkeypatch.setattr(app_module, "HEARTBEAT_S", 0.5)  # read by the state reader when it starts
+    server.close()
+    server = start_server(folder, "127.0.0.1", 0)
+    try:
+        address = urlsplit(server.url)
+        sock = socket.create_connection((address.hostname, address.port), timeout=10)
+        sock.sendall(b"GET /updates HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        seen = b""
+        while b"data: " not in seen:
+            seen += sock.recv(4096)
+        opened = seen.split(b"data: ", 1)[1].split(b"\n", 1)[0].decode()
+        keys = []
+        for match in (8, 9):
+            db = connect(folder)
+            db.execute("INSERT INTO matches (id, task, seed, finished, end_reason, rounds, draw, wall_seconds, "
+                       "cpu_seconds) VALUES (?, ?, ?, 1.8e9, 'max_rounds', 4, 1, 1.0, 0.01)", (match, match, match))
+            db.close()
+            changed, more, told_after = time.monotonic(), b"", None
+            while time.monotonic() - changed < 1.5:  # the stream's next 1.5 s: a key (the first time), comments
+                more += sock.recv(4096)
+                if told_after is None and b"data: " in more:
+                    told_after = time.monotonic() - changed
+            assert told_after is None or told_after < 4 * app_module.POLL_S  # at the state reader's next look
+            keys.append([line[6:].decode() for line in more.split(b"\n") if line.startswith(b"data: ")])
+            assert b": idle" in more
+        sock.close()
+        assert keys == [[f"8-{opened.split('-')[1]}"], []]
+    finally:
+        server.close()

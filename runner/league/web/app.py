@@ -1,16 +1,19 @@
 """The league's web app: a small ASGI application (served by uvicorn, see server.py) over the routes of site.py.
 
-Work is done once, not per request (kept.py): a page is rendered on a worker thread the first time it is
-asked for, once however many ask at the same moment, and kept in memory with its gzip form and an ETag (304
-when the browser has it; `Cache-Control: public, max-age=2`, which a reverse proxy may honour). While the
-league changes (the state key: the newest match's and event's ids), a page asked for within HOT_S is rendered
-again in the background, one page at a time, at most every RENDER_EVERY_S, so a request for it, a tab's
-reload included, is a dict look-up (were the background renders to fall behind on a starved CPU, such a page
-waits for a render of its own only once it is STALE_HOT_S old); a page nobody asked for lately is rendered
-for the request that finds it older than STALE_S with the league changed since. Live pages hear of changes
-through one server-sent-events stream per tab (`/updates`), fed by one task that reads the state key every
-POLL_S for all of them and tells them at most every PUSH_EVERY_S (a tab reloads at most every few seconds
-anyway); an idle tab costs an open socket.
+Work is done once, not per request (kept.py): every page is rendered in the background when the server starts,
+one at a time, and kept in memory with its gzip form and an ETag (304 when the browser has it; `Cache-Control:
+public, max-age=2`, which a reverse proxy may honour). While the league changes (the state key: the newest
+match's and event's ids), a kept page is rendered again in the background, one page at a time: at most every
+RENDER_EVERY_S when it was asked for within HOT_S, every WARM_EVERY_S otherwise. So a request, a tab's first
+load or reload included, is a dict look-up and never waits for a render: a page is rendered for a request only
+when none is kept (a player who appeared since) or when the background fell STALE_MAX_S behind on a starved CPU.
+What a request gets may be a few seconds behind the league; a live page is told so by its stream's first
+message and reloads itself (pages.RELOAD_MS), by when its background render is done.
+Live pages hear of changes through one server-sent-events stream per page load (`/updates`), fed by one task
+that reads the state key every POLL_S: a stream sends the key when it opens and then the first change only, at
+once (the page reloads on it and opens a new stream; a tab reloads at most every few seconds whatever the
+stream says, so further changes would be bytes for nothing), then a comment every HEARTBEAT_S; an idle tab
+costs an open socket.
 Replays are files the league wrote (`DIR/replays/<id>.html.gz`), kept in memory once read and sent
 compressed to browsers that take gzip.
 
@@ -51,17 +54,16 @@ log = logging.getLogger("runner.league.web")
 
 TEXT = "text/plain; charset=utf-8"
 #: How often the one state reader looks for a change (one read of two indexed maxima, far cheaper than one
-#: page request), how often at most the live tabs are told of one (matches may finish several times a second;
-#: a tab reloads at most every few seconds, pages/RELOAD_MS, so more would be work for nothing: the first
-#: change after a quiet spell is told at once, later ones together), and how often an idle stream sends a
-#: comment (so proxies and browsers keep it open, and a dead peer is found).
-POLL_S, PUSH_EVERY_S, HEARTBEAT_S = 0.1, 0.5, 20.0
-#: A kept page asked for within HOT_S is rendered again in the background when the league changed, at most
-#: every RENDER_EVERY_S (pages/RELOAD_MS is 5 s: a tab told of a change reloads once its page is at least
-#: that old, by when the background has rendered it again). A request renders a page for itself only when
-#: the league changed since it was kept and it is older than STALE_S, or STALE_HOT_S when it is asked for
-#: lately (its background render fell behind).
-HOT_S, RENDER_EVERY_S, STALE_S, STALE_HOT_S = 10.0, 3.0, 4.0, 30.0
+#: page request; a change is told to the streams waiting for one at that read), and how often a stream sends
+#: a comment (so proxies and browsers keep it open, and a dead peer is found).
+POLL_S, HEARTBEAT_S = 0.1, 20.0
+#: While the league changes, a kept page asked for within HOT_S is rendered again in the background at most
+#: every RENDER_EVERY_S (pages.RELOAD_MS is 5 s: a tab told of a change reloads once its page is at least that
+#: old, by when the background has rendered it again), any other kept page every WARM_EVERY_S (so a first
+#: visitor after a quiet spell is not shown a page older than that, nor made to wait for a render). A request
+#: renders its page itself only when none is kept, or when the kept one is STALE_MAX_S old with the league
+#: changed since (the background renders fell that far behind).
+HOT_S, RENDER_EVERY_S, WARM_EVERY_S, STALE_MAX_S = 10.0, 3.0, 30.0, 60.0
 #: An upload's body: each chunk must come within BODY_CHUNK_S, the whole body within BODY_TOTAL_S.
 BODY_CHUNK_S, BODY_TOTAL_S = 30.0, 300.0
 #: A sign-in form's body is small.
@@ -91,16 +93,16 @@ class LeagueApp:
         self.throttle = rules.Throttle()
         self.rate: rules.UploadRate | None = None
         self.key = ""  # the league's state as last read
-        self.pushed = ""  # the state the live tabs were last told
         self.stopping = False
-        self._wake: asyncio.Future | None = None  # done when the streams are to send (a change, or a heartbeat)
-        self._pushed_at = self._woken_at = 0.0
-        self._pushes = 0  # how many changes the streams were told of
+        # done when the league changes (the streams not yet told of a change send it), and at each heartbeat
+        self._changed: asyncio.Future | None = None
+        self._beat: asyncio.Future | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._poller: asyncio.Task | None = None
         self._refresher_task: asyncio.Task | None = None
         self._cached: dict[str, Kept] = {}
         self._hot: dict[str, float] = {}  # a kept page's path -> when it was last asked for
+        self._to_warm: list[str] | None = None  # the pages to render at the start (None: not listed yet)
         self._rendering: dict[str, asyncio.Future] = {}
         self._replays = ReplayCache()
         self._threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="league-pages")
@@ -124,9 +126,9 @@ class LeagueApp:
     def close(self) -> None:
         """Stop the streams (from any thread) and the render threads."""
         self.stopping = True
-        if self._loop is not None and self._wake is not None:
+        if self._loop is not None and self._changed is not None:
             try:
-                self._loop.call_soon_threadsafe(self._tell_streams)
+                self._loop.call_soon_threadsafe(self._wake_streams, True)
             except RuntimeError:  # the loop has ended already
                 pass
         self._threads.shutdown(wait=False, cancel_futures=True)
@@ -138,9 +140,12 @@ class LeagueApp:
         return self._settings
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":  # the server starting: the pages are rendered before anyone asks
+            await self._lifespan(receive, send)
+            return
         if scope["type"] != "http":
             return
-        if self._poller is None:
+        if self._poller is None:  # a server without lifespan events: started by the first request
             self._start()
         try:
             await self._route(scope, receive, send)
@@ -148,69 +153,101 @@ class LeagueApp:
             log.exception("league web: %s %s failed", scope.get("method"), scope.get("path"))
             await respond(send, 500, TEXT, INTERNAL, close=True)
 
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        """uvicorn's start and stop: the state reader and the background renders start with the server, so
+        the pages are kept before the first visitor (a class opening its tabs at once) asks."""
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                if self._poller is None:
+                    self._start()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
     def _start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._wake = self._loop.create_future()
+        self._changed, self._beat = self._loop.create_future(), self._loop.create_future()
         self._uploads = asyncio.Semaphore(UPLOADS_AT_ONCE)
-        self.key = self.pushed = state_key(self.db())
-        self._pushed_at = self._woken_at = time.monotonic()
+        self.key = state_key(self.db())
         self._poller = self._loop.create_task(self._poll())
-        self._refresher_task = self._loop.create_task(self._refresh_hot())
+        self._refresher_task = self._loop.create_task(self._refresh())
 
     async def _poll(self) -> None:
-        """The one reader of the state key: tells the live tabs' streams of a change (at most every
-        PUSH_EVERY_S), or that nothing happened (every HEARTBEAT_S); `key` is what the background renders
-        (_refresh_hot) and the requests compare their kept pages with."""
+        """The one reader of the state key: wakes the live tabs' streams on a change (at this read, not
+        later: each stream sends one change only, so there is nothing to save by gathering them), and every
+        HEARTBEAT_S for a comment; `key` is what the background renders (_refresh) and the requests compare
+        their kept pages with."""
+        beat_at = time.monotonic() + HEARTBEAT_S
         while not self.stopping:
             await asyncio.sleep(POLL_S)
             try:
-                self.key = state_key(self.db())
+                key = state_key(self.db())
             except sqlite3.Error:
                 continue  # the database busy or replaced for a moment: the next look will do
-            now = time.monotonic()
-            if self.key != self.pushed and now - self._pushed_at >= PUSH_EVERY_S:
-                self.pushed, self._pushed_at = self.key, now
-                self._pushes += 1
-                self._tell_streams()
-            elif now - self._woken_at >= HEARTBEAT_S:
-                self._tell_streams()
+            if key != self.key:
+                self.key = key
+                self._wake_streams(False)
+            if time.monotonic() >= beat_at:
+                beat_at = time.monotonic() + HEARTBEAT_S
+                self._wake_streams(True)
 
-    def _tell_streams(self) -> None:
-        """Wake every live tab's stream: each sends the state it was not told yet, else an idle comment."""
-        assert self._loop is not None and self._wake is not None
-        wake, self._wake = self._wake, self._loop.create_future()
-        self._woken_at = time.monotonic()
-        if not wake.done():
-            wake.set_result(None)
+    def _wake_streams(self, beat: bool) -> None:
+        """Wake the streams waiting for a change (`beat`: every stream, for a comment, or to end)."""
+        assert self._loop is not None and self._changed is not None and self._beat is not None
+        woken = [self._changed]
+        self._changed = self._loop.create_future()
+        if beat:
+            woken.append(self._beat)
+            self._beat = self._loop.create_future()
+        for future in woken:
+            if not future.done():
+                future.set_result(None)
 
-    async def _refresh_hot(self) -> None:
-        """Render again, in the background and one at a time (the oldest first), each kept page asked for
-        lately that the league changed since; a request for the page being rendered waits for that render
-        alone, one for another page has a thread of its own (`_threads`)."""
+    async def _refresh(self) -> None:
+        """Render, in the background and one at a time, every page at the start, then each kept page the
+        league changed since, when it is due (_due); a request for the page being rendered waits for that
+        render alone, one for another page has a thread of its own (`_threads`)."""
         while not self.stopping:
-            path = self._stalest(time.monotonic())
-            if path is None:
-                await asyncio.sleep(POLL_S)
-                continue
             try:
+                if self._to_warm is None:
+                    self._to_warm = await asyncio.get_running_loop().run_in_executor(self._refresher, self._paths)
+                path = self._due(time.monotonic())
+                if path is None:
+                    await asyncio.sleep(POLL_S)
+                    continue
                 await self._render_once(path, self._refresher)
             except Exception:  # noqa: BLE001 (the next request renders it, and answers its own error)
                 if self.stopping:
                     break
-                log.exception("league web: rendering %s in the background failed", path)
+                log.exception("league web: rendering in the background failed")
+                self._to_warm = self._to_warm or []
                 await asyncio.sleep(POLL_S)
 
-    def _stalest(self, now: float) -> str | None:
-        """The kept page asked for lately that was rendered longest ago, if the league changed since and it
-        is at least RENDER_EVERY_S old; pages not asked for within HOT_S are forgotten here."""
-        found, oldest = None, now - RENDER_EVERY_S
-        for path, asked in list(self._hot.items()):
-            kept = self._cached.get(path)
-            if now - asked > HOT_S or kept is None:
-                del self._hot[path]
-            elif kept.key != self.key and kept.at <= oldest and path not in self._rendering:
-                found, oldest = path, kept.at
-        return found
+    def _paths(self) -> list[str]:
+        """Every kept page's path: the fixed pages and each player's."""
+        source = LeagueSource(self.folder, self.db(), self.ledger)
+        return ["standings.json", *Site(source, live=True, cache=None).page_paths()]
+
+    def _due(self, now: float) -> str | None:
+        """The page to render next in the background: one of the start's not rendered yet; else, of the kept
+        pages the league changed since, the one rendered longest ago that was asked for within HOT_S and is
+        RENDER_EVERY_S old; else the one rendered longest ago that is WARM_EVERY_S old."""
+        while self._to_warm:
+            path = self._to_warm.pop(0)
+            if path not in self._cached and path not in self._rendering:
+                return path
+        hot = warm = None
+        for path, kept in self._cached.items():
+            if kept.key == self.key or path in self._rendering:
+                continue
+            if now - self._hot.get(path, -HOT_S - 1) <= HOT_S:
+                if now - kept.at >= RENDER_EVERY_S and (hot is None or kept.at < self._cached[hot].at):
+                    hot = path
+            elif now - kept.at >= WARM_EVERY_S and (warm is None or kept.at < self._cached[warm].at):
+                warm = path
+        return hot or warm
 
     async def _route(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         path = scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0].lstrip("/")
@@ -253,8 +290,7 @@ class LeagueApp:
         path = ALIASES.get(path, path)
         now = time.monotonic()
         kept = self._cached.get(path)
-        stale_after = STALE_HOT_S if now - self._hot.get(path, -HOT_S - 1) <= HOT_S else STALE_S
-        if kept is None or (kept.key != self.key and now - kept.at >= stale_after):
+        if kept is None or (kept.key != self.key and now - kept.at >= STALE_MAX_S):
             kept = await self._render_once(path, self._threads)
         if isinstance(kept, Response):  # not a page that is kept (a 404)
             await respond(send, kept.status, kept.content_type, kept.body, headers=[("cache-control", "no-cache")])
@@ -342,28 +378,30 @@ class LeagueApp:
         await respond(send, response.status, response.content_type, response.body, headers=extra)
 
     async def _updates(self, receive: Receive, send: Send) -> None:
-        """A live tab's stream: the state key now, then each new one, a comment when idle."""
+        """A live page's stream: the state key now, the first change after it, and a comment every
+        HEARTBEAT_S (the page reloads on a key that is not its own, and opens a new stream)."""
         await receive()  # the request (a GET has no body): the next receive is the peer going away
         gone = asyncio.ensure_future(receive())
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", b"text/event-stream"), (b"cache-control", b"no-store"),
             (b"x-accel-buffering", b"no")]})
-        # the newest state at once (a page kept from before it reloads in a few seconds), then each push
-        key, pushes = self.key, self._pushes
+        key = self.key
         await send({"type": "http.response.body", "body": f"retry: 5000\ndata: {key}\n\n".encode(),
                     "more_body": True})
+        told = False
         try:
             while not self.stopping and not gone.done():
-                wake = self._wake
-                assert wake is not None
-                await asyncio.wait((wake, gone), return_when=asyncio.FIRST_COMPLETED)  # no task made per wait
+                assert self._changed is not None and self._beat is not None
+                beat = self._beat
+                waits = (beat, gone) if told else (self._changed, beat, gone)
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)  # no task made per wait
                 if gone.done() or self.stopping:
                     break
-                if pushes != self._pushes and key != self.pushed:  # pushed: newer than when the stream began
-                    key, pushes = self.pushed, self._pushes
-                    await send({"type": "http.response.body", "body": f"data: {key}\n\n".encode(),
+                if not told and self.key != key:
+                    told = True
+                    await send({"type": "http.response.body", "body": f"data: {self.key}\n\n".encode(),
                                 "more_body": True})
-                else:
+                elif beat.done():
                     await send({"type": "http.response.body", "body": b": idle\n\n", "more_body": True})
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:

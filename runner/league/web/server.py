@@ -3,12 +3,13 @@
 
 Why uvicorn: a maintained ASGI server whose event loop holds hundreds of idle live-update streams and slow
 sockets without a thread each (the stdlib `http.server` it replaces spent a thread, and a 1.3 GB peak, on 760
-slow sockets), with a connection cap (`limit_concurrency`) and a listen backlog. Its pure-Python h11 protocol
-is used (no compiled extra needed); uvicorn has no time limit on receiving a request's headers (its keep-alive
-timer restarts with every byte, so a client trickling a header a byte at a time holds a socket for ever), so
-`GuardedH11` adds one: HEADERS_S from the connection (or from the previous response) to the end of the
-headers, else the connection is closed. A client that stops reading its answer is cut off after STALLED_S
-with its write buffer full. Bodies have their own time-outs in the app.
+slow sockets), with a connection cap (`limit_concurrency`) and a listen backlog. Its parser is httptools
+(compiled; the league extra installs it) when installed, else h11 (pure Python). uvicorn has no time limit on
+receiving a request's headers (its keep-alive timer restarts with every byte, so a client trickling a header a
+byte at a time holds a socket for ever), so both protocols are guarded (_Guard): HEADERS_S from the connection
+(or from the previous response) to the end of the headers, else the connection is closed; a client that stops
+reading its answer is cut off after STALLED_S with its write buffer full. Bodies have their own time-outs in
+the app.
 
 The server runs at a lower CPU priority than the league by default (`--priority`, set_priority): on a machine
 the league keeps busy, the league's matches come first and the pages get the CPU they leave (measured in
@@ -20,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import importlib.util
 import logging
 import os
 import signal
@@ -27,8 +29,9 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from pathlib import Path
+from typing import Any
 
 from runner.errors import UserError
 from runner.league.web.app import LeagueApp
@@ -44,46 +47,84 @@ HEADERS_S = 10.0
 KEEP_ALIVE_S = 9
 #: A client whose socket takes nothing for this long while an answer waits to be sent is cut off.
 STALLED_S = 30.0
+#: The HTTP parsers the server can use: httptools (compiled, a request's parsing a fraction of h11's CPU; the
+#: league extra installs it) or h11 (pure Python, uvicorn's own dependency).
+PARSERS = ("httptools", "h11")
+#: The event loops the server can run on: uvloop (libuv's: accepting a connection, reading and writing cost a
+#: fraction of asyncio's own loop; the league extra installs it) or asyncio's.
+LOOPS = ("uvloop", "asyncio")
 #: Connections (and requests in progress) at once: 300 live tabs + 500 slow sockets + readers, with room.
 CONNECTIONS = 2000
 BACKLOG = 2048
+
+
+class _Guard:
+    """What both guarded protocols add to uvicorn's: TCP_NODELAY, the deadline for a request's headers
+    (HEADERS_S, armed when a connection opens and when an answer ends with no request waiting) and the cut-off
+    of a client that does not read (STALLED_S). Mixed in before the uvicorn protocol class."""
+
+    _deadline: asyncio.TimerHandle | None = None
+    _stalled: asyncio.TimerHandle | None = None
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+
+    def _opened(self, transport: asyncio.Transport) -> None:
+        # asyncio sets TCP_NODELAY only on sockets whose proto is IPPROTO_TCP, and a socket accepted from one
+        # made by socket.create_server has proto 0: without it, an answer's body (a second write) waits for
+        # the ACK of its headers, 40 ms on every kept-alive request
+        with contextlib.suppress(OSError, AttributeError):
+            transport.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._arm()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(HEADERS_S, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            self.transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        if self._stalled is not None:
+            self._stalled.cancel()
+        super().connection_lost(exc)  # type: ignore[misc]
+
+    def pause_writing(self) -> None:
+        super().pause_writing()  # type: ignore[misc]
+        if self._stalled is None:
+            self._stalled = self.loop.call_later(STALLED_S, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()  # type: ignore[misc]
+        if self._stalled is not None:
+            self._stalled.cancel()
+            self._stalled = None
 
 
 def _guarded_h11() -> type:
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class GuardedH11(H11Protocol):
-        """uvicorn's h11 protocol with an absolute deadline for a request's headers and a cut-off for a
-        client that does not read (see the module docstring)."""
+    class GuardedH11(_Guard, H11Protocol):
+        """uvicorn's h11 protocol, guarded (_Guard). h11 says nothing when a request's headers are complete,
+        so the request awaited is the next new cycle after arming."""
 
-        _deadline: asyncio.TimerHandle | None = None
-        _stalled: asyncio.TimerHandle | None = None
         _armed_for: object = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            # asyncio sets TCP_NODELAY only on sockets whose proto is IPPROTO_TCP, and a socket accepted from
-            # one made by socket.create_server has proto 0: without it, an answer's body (a second write)
-            # waits for the ACK of its headers, 40 ms on every kept-alive request
-            with contextlib.suppress(OSError, AttributeError):
-                transport.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self._arm()
+            self._opened(transport)
 
         def _arm(self) -> None:
-            self._disarm()
-            self._armed_for = self.cycle  # the request whose headers are awaited is the next new cycle
-            self._deadline = self.loop.call_later(HEADERS_S, self._too_slow)
-
-        def _disarm(self) -> None:
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
-
-        def _too_slow(self) -> None:
-            self._deadline = None
-            if not self.transport.is_closing():
-                self.transport.abort()
+            self._armed_for = self.cycle
+            super()._arm()
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
@@ -96,24 +137,36 @@ def _guarded_h11() -> type:
                 if self.cycle is None or self.cycle.response_complete:
                     self._arm()
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            if self._stalled is not None:
-                self._stalled.cancel()
-            super().connection_lost(exc)
-
-        def pause_writing(self) -> None:
-            super().pause_writing()
-            if self._stalled is None:
-                self._stalled = self.loop.call_later(STALLED_S, self.transport.abort)
-
-        def resume_writing(self) -> None:
-            super().resume_writing()
-            if self._stalled is not None:
-                self._stalled.cancel()
-                self._stalled = None
-
     return GuardedH11
+
+
+def _guarded_httptools() -> type:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class GuardedHttpTools(_Guard, HttpToolsProtocol):
+        """uvicorn's httptools protocol, guarded (_Guard): the parser says when a request's headers are in."""
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._opened(transport)
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            super().on_headers_complete()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing() and self.cycle.response_complete:  # no request waiting
+                self._arm()
+
+    return GuardedHttpTools
+
+
+def protocol(parser: str | None = None) -> type:
+    """The guarded protocol for `parser` (PARSERS); None: httptools when it is installed, else h11."""
+    if parser is None:
+        parser = "httptools" if importlib.util.find_spec("httptools") else "h11"
+    return _guarded_httptools() if parser == "httptools" else _guarded_h11()
 
 
 def client_address(peer: str, forwarded_for: str | None, trusted_proxies: frozenset[str]) -> str:
@@ -152,7 +205,7 @@ def check_league(folder: Path) -> None:
     LeagueSource(folder).close()
 
 
-def _server(app: LeagueApp) -> object:
+def _server(app: LeagueApp, parser: str | None = None) -> object:
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -172,7 +225,7 @@ def _server(app: LeagueApp) -> object:
                     signal.signal(sig, handler)
 
     logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
-    config = uvicorn.Config(app, http=_guarded_h11(), loop="asyncio", lifespan="off", ws="none",
+    config = uvicorn.Config(app, http=protocol(parser), loop="asyncio", lifespan="on", ws="none",
                             log_config=None, access_log=False, limit_concurrency=CONNECTIONS, backlog=BACKLOG,
                             timeout_keep_alive=KEEP_ALIVE_S, timeout_graceful_shutdown=1, server_header=False)
     return Server(config)
@@ -181,18 +234,19 @@ def _server(app: LeagueApp) -> object:
 class WebServer:
     """A server running on a thread of this process; `.url` is where it answers, `.close()` stops it."""
 
-    def __init__(self, folder: Path, sock: socket.socket, trusted_proxies: frozenset[str]) -> None:
+    def __init__(self, folder: Path, sock: socket.socket, trusted_proxies: frozenset[str],
+                 parser: str | None = None, loop: str | None = None) -> None:
         self.url = url_of(sock)
         self.app = LeagueApp(folder, trusted_proxies)
-        self._server = _server(self.app)
-        self._thread = threading.Thread(target=self._serve, args=(sock,), name="league-web", daemon=True)
+        self._server = _server(self.app, parser)
+        self._thread = threading.Thread(target=self._serve, args=(sock, loop), name="league-web", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + 10
         while not self._server.started and self._thread.is_alive() and time.monotonic() < deadline:  # type: ignore
             time.sleep(0.01)
 
-    def _serve(self, sock: socket.socket) -> None:
-        asyncio.run(self._server.serve(sockets=[sock]))  # type: ignore[attr-defined]
+    def _serve(self, sock: socket.socket, loop: str | None) -> None:
+        run_loop(self._server.serve(sockets=[sock]), loop)  # type: ignore[attr-defined]
 
     def close(self) -> None:
         self.app.close()
@@ -200,11 +254,13 @@ class WebServer:
         self._thread.join(timeout=10)
 
 
-def start_server(folder: Path, host: str, port: int, trusted_proxies: Iterable[str] = ()) -> WebServer:
+def start_server(folder: Path, host: str, port: int, trusted_proxies: Iterable[str] = (),
+                 parser: str | None = None, loop: str | None = None) -> WebServer:
     """Serve the pages of the league in `folder` on host:port (port 0: a free one) from a daemon thread;
-    requests from `trusted_proxies` are counted by the client address they forward (client_address)."""
+    requests from `trusted_proxies` are counted by the client address they forward (client_address); `parser`
+    and `loop`: one of PARSERS and LOOPS (None: the fastest installed)."""
     check_league(folder)
-    return WebServer(Path(folder), listen(host, port), frozenset(trusted_proxies))
+    return WebServer(Path(folder), listen(host, port), frozenset(trusted_proxies), parser, loop)
 
 
 def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], parent: int | None = None,
@@ -235,7 +291,20 @@ def serve(folder: Path, sock: socket.socket, trusted_proxies: Iterable[str], par
             if parent is not None:
                 watcher.cancel()
 
-    asyncio.run(main())
+    run_loop(main())
+
+
+def run_loop(main: Coroutine[Any, Any, None], loop: str | None = None) -> None:
+    """Run the server's event loop (LOOPS; None: uvloop's when it is installed, else asyncio's)."""
+    if loop is None:
+        loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
+    if loop == "asyncio":
+        asyncio.run(main)
+        return
+    import uvloop
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(main)
 
 
 def die_with_parent() -> None:
