@@ -573,9 +573,10 @@ class MatchRunner:
         overlap the bots' thinking, and at the match's end, Ctrl-C included; a folder log's record.jsonl is
         flushed here, so every turn whose folder exists is in it too (a log.jsonl's lines wait up to FLUSH_S:
         12,630 Invaders turns would otherwise cost a write call each)."""
-        folders, self.deferred_folders = self.deferred_folders, []
-        for turn_folder, seat_files, turn_files in folders:
-            self.writer.write_round(turn_folder, seat_files, turn_files)
+        folders = self.deferred_folders
+        while folders:  # one at a time: a turn whose write Ctrl-C cut short stays queued for finish_log_writes
+            self.writer.write_round(*folders[0])
+            del folders[0]
         lines, self.deferred_lines = self.deferred_lines, []
         for name, record in lines:  # the game's own line (TurnReport.record_line), its record to encode, or a
             if isinstance(record, str):  # turn of the core's record
@@ -589,6 +590,10 @@ class MatchRunner:
             self.writer.flush(RECORD_FILE)
 
     def finish_log_writes(self) -> None:
+        """Write what the match has not written yet (the last turn, a turn Ctrl-C cut short) and close the log."""
+        folders = self.deferred_folders
+        if folders and (self.settings.folder / folders[0][0]).is_dir():
+            del folders[0]  # renamed into place just before an interrupt: written
         try:
             self.write_deferred_lines()
             self._write_bot_output()
