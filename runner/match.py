@@ -574,6 +574,7 @@ class MatchRunner:
         flushed here, so every turn whose folder exists is in it too (a log.jsonl's lines wait up to FLUSH_S:
         12,630 Invaders turns would otherwise cost a write call each)."""
         folders = self.deferred_folders
+        wrote_folders = bool(folders)
         while folders:  # one at a time: a turn whose write Ctrl-C cut short stays queued for finish_log_writes
             self.writer.write_round(*folders[0])
             del folders[0]
@@ -586,7 +587,7 @@ class MatchRunner:
             else:
                 line = json.dumps(record, separators=(",", ":"))
             self.writer.append_line(name, line + "\n")
-        if folders:
+        if wrote_folders:
             self.writer.flush(RECORD_FILE)
 
     def finish_log_writes(self) -> None:

@@ -32,11 +32,14 @@ def lanes_match(tmp_path: Path, turns: int) -> list[str]:
 
 
 def assert_complete(folder: Path) -> int:
-    """Every turn match.json counts has its whole folder and its record line, and nothing else is there."""
-    played = json.loads((folder / "match.json").read_text())["rounds"]
+    """Every turn match.json counts has its whole folder and its record line, and nothing else is there (but
+    the final folder, the last state, of a match that reached its end)."""
+    summary = json.loads((folder / "match.json").read_text())
+    played = summary["rounds"]
     turns = sorted(p.name for p in folder.iterdir() if p.name.startswith("Turn "))
-    assert turns == [f"Turn {n:03d}" for n in range(1, played + 1)]
-    for turn in turns:
+    final = 0 if summary["end_reason"] == "interrupted" else 1
+    assert turns == [f"Turn {n:03d}" for n in range(1, played + 1 + final)]
+    for turn in turns[:played]:
         assert sorted(p.name for p in (folder / turn).iterdir()) == [
             "P1 - LanesPersistentPython", "P2 - LanesPersistentPython", "turn.json"]
         assert (folder / turn / "P2 - LanesPersistentPython" / "commands.txt").read_text().startswith("TURN ")
@@ -84,3 +87,23 @@ def test_sigterm_keeps_every_turn_played_of_a_persistent_match(tmp_path: Path) -
     assert assert_complete(folder) >= 5
     out = io.StringIO()
     assert main(["verify", str(folder)], out, io.StringIO()) == 0, out.getvalue()
+
+
+def test_each_turns_record_line_is_on_disk_once_its_folder_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """record.jsonl is flushed with every turn folder written (not FLUSH_S later): when a turn's folder is being
+    written, the line of every earlier turn is already in the file, so a runner killed with SIGKILL leaves a
+    record as long as its folders (but for the turn being written)."""
+    write_round = MatchLogWriter.write_round
+    seen: list[tuple[int, int]] = []
+
+    def checked(self, turn_folder, files, turn_files=None):
+        lines = (self.folder / "record.jsonl").read_text().splitlines()
+        seen.append((int(turn_folder.split()[1]), len(lines) - 1))  # the turn written, the turn lines on disk
+        write_round(self, turn_folder, files, turn_files)
+
+    monkeypatch.setattr(MatchLogWriter, "write_round", checked)
+    err = io.StringIO()
+    assert main(lanes_match(tmp_path, 6), io.StringIO(), err) == 0, err.getvalue()
+    # turn 6's folder and the final one (Turn 007: the last state, no answers) are written together at the end
+    assert seen == [(turn, turn - 1) for turn in range(1, 7)] + [(7, 5)]
+    assert_complete(tmp_path / "m")
