@@ -30,12 +30,20 @@ divided by the turns it adds: the cost of a turn once the match runs, against th
 
 Runs alternate (each pair plays every game's per-turn match, then its persistent one); figures are medians
 over the pairs. The machine is shared and noisy: compare the figures of one run, not across runs.
+
+The runner is measured as installed: its modules' bytecode cached (pip compiles it). In a checkout run with
+PYTHONDONTWRITEBYTECODE=1 and no __pycache__, every match would compile the runner's sources again (+65-80 ms
+CPU a match, measured here); the matches therefore run without that variable, after one untimed 1-turn match of
+each kind that writes the cache. Every match starts three Python interpreters (the runner, two bots): the line
+`a Python start` gives the cost of one (`python -c pass`) and of one without `site` (`python -S -c pass`), the
+part of the fixed cost that the machine's site-packages (.pth files) decide, not td-runner.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import statistics
@@ -115,12 +123,24 @@ def setups(scratch: Path, turns: int, invaders_turns: int) -> dict[str, dict[str
     }
 
 
+#: the matches' environment: bytecode written and read, as an installed runner's is (see the docstring)
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
+def cpu_ms(argv: list[str]) -> float:
+    """CPU (user + system) of one command and what it starts, in ms."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, check=True, env=ENV, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * MS
+
+
 def play(game: str, bots: list[Path], argv: list[str], log: Path) -> dict[str, float]:
     """One match as a command: CPU and wall per turn (runner and bots), and the turns played."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run([sys.executable, "-m", "runner", "match", "--game", game, *map(str, bots), *argv, "--seed", "1",
-                    "--output", str(log.parent), "--name", log.name, "--quiet"], check=True, cwd=ROOT,
+                    "--output", str(log.parent), "--name", log.name, "--quiet"], check=True, cwd=ROOT, env=ENV,
                    stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -194,7 +214,12 @@ def main() -> None:
         scratch = Path(scratch_name)
         plan = setups(scratch, args.turns, args.invaders_turns)
         runs: dict[tuple[str, str], list[dict[str, float]]] = {}
+        for game in games:  # untimed: writes the bytecode cache, warms the page cache
+            for mode, bots in plan[game]["bots"].items():
+                play(game, bots, plan[game]["short"], scratch / "logs" / f"{game}-{mode}-warm-up")
+        starts: list[tuple[float, float]] = []
         for index in range(args.pairs):
+            starts.append((cpu_ms([sys.executable, "-c", "pass"]), cpu_ms([sys.executable, "-S", "-c", "pass"])))
             for game in games:
                 for mode, bots in plan[game]["bots"].items():
                     log = scratch / "logs" / f"{game}-{mode}-{index}"
@@ -216,8 +241,12 @@ def main() -> None:
         row["marginal_ratio"] = row["marginal_ms"] / row["session_ms"]
         rows.append(row)
     where = str(args.scratch or tempfile.gettempdir())
+    python_start = {"cpu_ms": statistics.median(s[0] for s in starts),
+                    "without_site_ms": statistics.median(s[1] for s in starts)}
+    load = os.getloadavg()
     if args.json:
-        print(json.dumps({"pairs": args.pairs, "logs_in": where, "rows": rows}, indent=1))
+        print(json.dumps({"pairs": args.pairs, "logs_in": where, "load_average": load, "python_start": python_start,
+                          "rows": rows}, indent=1))
         return
     print(f"medians of {args.pairs} alternating runs, logs in {where}; CPU of runner + bots per turn, against the "
           "Session turn alone")
@@ -227,6 +256,9 @@ def main() -> None:
         print(f"{row['game']:<14} {row['bots']:<11} {row['turns']:>5.0f} {row['cpu_ms']:>12.2f} ms {row['wall_ms']:>7.2f} ms "
               f"{row['session_ms']:>10.3f} ms {row['ratio']:>6.1f}x {row['fixed_ms']:>10.0f} ms "
               f"{row['marginal_ms']:>12.2f} ms {row['marginal_ratio']:>6.1f}x")
+    print(f"a Python start (python -c pass): {python_start['cpu_ms']:.0f} ms CPU, "
+          f"{python_start['without_site_ms']:.0f} ms without site (-S); a match starts three. "
+          f"Load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
 
 
 if __name__ == "__main__":

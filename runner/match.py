@@ -42,6 +42,9 @@ from runner.matchlog.writer import MatchLogWriter
 if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
 
+    #: a folder log's turn waiting to be written: its folder's name, each seat's files, the turn's own files
+    FolderTurn = tuple[str, dict[str, dict[str, str]], dict[str, str]]
+
 INTERRUPTED = "interrupted"
 MATCH_JSON = "match.json"
 LAST_OUTPUT_CHARS = 4096
@@ -331,16 +334,15 @@ class MatchRunner:
         # see run_players; bots of the core's frames are always asked through send and collect_all
         self.all_persistent = (not self.sequential and len(self.persistent) == len(self.players)
                                and not getattr(game, "persistent_frames", False))
-        # made at their first use (_threads): a match of persistent bots and a log.jsonl needs neither, and
-        # concurrent.futures costs ~8 ms to import (it loads logging), a few % of a short match's fixed cost
+        # made at its first use (_threads): a match of persistent bots needs none, and concurrent.futures costs
+        # ~8 ms to import (it loads logging), a few % of a short match's fixed cost
         self._pool: ThreadPoolExecutor | None = None  # per-turn bots, all at once
-        # the log is written by one background thread, in turn order, while the next turn's bots run: the
-        # disk's latency (many small files a turn) stays off the turn loop
-        self._log_writer: ThreadPoolExecutor | None = None
-        self.log_writes: list[Future[None]] = []
-        # a log.jsonl game: its lines are encoded and written after the next turn's requests are sent, while
-        # the bots think (no log thread: its GIL hand-offs cost more than the writes), and the bots' output
-        # is gathered per seat and written at the end (runner/matchlog/bot_output.py)
+        # the log of a turn (a folder log's turn folder, a log.jsonl's line, the core's record line) is written
+        # on this thread right after the next turn's requests are sent, while the bots think, and before the
+        # runner waits for anything (write_deferred_lines): no log thread, whose GIL and futex hand-offs cost
+        # more CPU than the writes themselves. A log.jsonl game's bot output is gathered per seat and written
+        # at the end (runner/matchlog/bot_output.py)
+        self.deferred_folders: list[FolderTurn] = []
         #: (file name, the game's line | its record to encode | a turn of the core's record to format)
         self.deferred_lines: list[tuple[str, str | Mapping[str, Any] | tuple[Any, ...]]] = []
         self.bot_output = (BotOutputLog(tuple(self.players), settings.limits.output_cap_bytes)
@@ -358,13 +360,6 @@ class MatchRunner:
         if self._pool is None:
             self._pool = _threads(len(self.players), "bot")
         return self._pool
-
-    @property
-    def log_writer(self) -> ThreadPoolExecutor:
-        """The thread a folder log is written on (made at the first turn folder)."""
-        if self._log_writer is None:
-            self._log_writer = _threads(1, "log")
-        return self._log_writer
 
     def _limits_for(self, seat: str) -> Limits:
         """In the sandbox, each bot also loses sight of the other bots' folders and of the match log
@@ -442,15 +437,13 @@ class MatchRunner:
                 # a faulty turn is its fault alone (a bot that wrote a command, then crashed, is one crash)
                 if answer is not None and answer.fault is None and answer.absent is None:
                     tallies[seat].invalid_commands += 1
-        # the core's record line (runner/matchlog/record.py) is formatted off the turn's path: on the log thread
-        # after the turn's folder, or for a log.jsonl with the game's line, while the next turn's bots think
-        record = (turn, answers, inputs, report)
+        # the core's record line (runner/matchlog/record.py) is formatted off the turn's path, after the turn's
+        # folder or the game's line, while the next turn's bots think (write_deferred_lines)
         if self.folder_log:
             self.log_turn(turn, {seat: inputs[seat].files for seat in active}, view, outcomes, report)
-            self._submit(self._append_record, record)
         else:  # a log.jsonl: no files
             self.log_line(turn, outcomes, report)
-            self.deferred_lines.append((RECORD_FILE, record))
+        self.deferred_lines.append((RECORD_FILE, (turn, answers, inputs, report)))
         if self.observer is not None:
             self.observer.round_played(turn, session, report, outcomes)
 
@@ -537,7 +530,7 @@ class MatchRunner:
         self, turn: int, files: Mapping[str, Mapping[str, str]], view: str, outcomes: dict[str, TurnOutcome] | None,
         report: TurnReport | None, final_files: Mapping[str, str] | None = None,
     ) -> None:
-        """Hand one turn to the log thread: a turn folder (FolderLog) or a log.jsonl line (JsonlLog)."""
+        """Queue one turn for write_deferred_lines: a turn folder (FolderLog) or a log.jsonl line (JsonlLog)."""
         log = self.game.log
         if not isinstance(log, FolderLog):
             self.log_line(turn, outcomes, report)
@@ -552,7 +545,7 @@ class MatchRunner:
             entry[log.output] = _bot_output(outcome) if outcome else ""
             seat_files[seat] = entry
         turn_files = {**(report.log_files if report else {}), **(final_files or {})}
-        self._submit(self.writer.write_round, log.turn_folder.format(turn=turn), seat_files, turn_files)
+        self.deferred_folders.append((log.turn_folder.format(turn=turn), seat_files, turn_files))
 
     def _logged_answer(self, seat: str, outcome: TurnOutcome, blank: str) -> str:
         """The answer as the folder log keeps it: the text read, or the game's words for a read, blank answer
@@ -575,8 +568,16 @@ class MatchRunner:
                 self.deferred_lines.append((self.game.log.file_name, record))  # type: ignore[union-attr]
 
     def write_deferred_lines(self) -> None:
-        """Encode and append the log lines of the turns played so far (json.dumps of a record is tens of us:
-        the match loop calls this after sending the next requests, so it overlaps the bots' thinking)."""
+        """Write the log of the turns played so far: their turn folders, then their lines (each turn's record line
+        follows its folder). The match loop calls this after sending the next turn's requests, so the writes
+        overlap the bots' thinking, and at the match's end, Ctrl-C included; a folder log's record.jsonl is
+        flushed here, so every turn whose folder exists is in it too (a log.jsonl's lines wait up to FLUSH_S:
+        12,630 Invaders turns would otherwise cost a write call each)."""
+        folders = self.deferred_folders
+        wrote_folders = bool(folders)
+        while folders:  # one at a time: a turn whose write Ctrl-C cut short stays queued for finish_log_writes
+            self.writer.write_round(*folders[0])
+            del folders[0]
         lines, self.deferred_lines = self.deferred_lines, []
         for name, record in lines:  # the game's own line (TurnReport.record_line), its record to encode, or a
             if isinstance(record, str):  # turn of the core's record
@@ -586,33 +587,18 @@ class MatchRunner:
             else:
                 line = json.dumps(record, separators=(",", ":"))
             self.writer.append_line(name, line + "\n")
-
-    def _append_record(self, record: tuple[Any, ...]) -> None:
-        """A folder log's line of the core's record, on the log thread after the turn's folder."""
-        self.writer.append_line(RECORD_FILE, turn_line(*record) + "\n")
-
-    def _submit(self, function: Callable[..., None], *arguments: Any) -> None:
-        self.log_writes.append(self.log_writer.submit(function, *arguments))
-        self._raise_write_errors(wait=False)
-
-    def _raise_write_errors(self, wait: bool) -> None:
-        """Surface a failed log write (a LogWriteError: disk full, folder gone) in the turn loop."""
-        pending = []
-        for future in self.log_writes:
-            if wait or future.done():
-                future.result()
-            else:
-                pending.append(future)
-        self.log_writes = pending
+        if wrote_folders:
+            self.writer.flush(RECORD_FILE)
 
     def finish_log_writes(self) -> None:
+        """Write what the match has not written yet (the last turn, a turn Ctrl-C cut short) and close the log."""
+        folders = self.deferred_folders
+        if folders and (self.settings.folder / folders[0][0]).is_dir():
+            del folders[0]  # renamed into place just before an interrupt: written
         try:
             self.write_deferred_lines()
             self._write_bot_output()
-            self._raise_write_errors(wait=True)
         finally:
-            if self._log_writer is not None:
-                self._log_writer.shutdown(wait=True)
             self.writer.close()
 
     def _write_bot_output(self) -> None:

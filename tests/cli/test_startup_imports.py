@@ -79,6 +79,24 @@ def test_a_quiet_match_loads_its_game_only_and_no_heavy_library(game: str, tmp_p
     assert (tmp_path / "m" / "match.json").is_file()  # the match was played, not refused early
     assert game_packages(modules) == {game}
     assert heavy(modules) == []
+    assert sorted(m for m in modules if m.startswith(MATCH_NEEDS_NONE)) == []
+
+
+#: Loaded by no match: the HTML replay, tournaments, the league, and Lanes' log tools (trace files)
+MATCH_NEEDS_NONE = ("runner.replay", "runner.tournament", "runner.league", "runner.games.lanes.logs")
+
+
+@pytest.mark.parametrize("game", ["lanes", "warzone"])
+def test_a_match_of_persistent_bots_starts_no_thread_pool(game: str, tmp_path: Path) -> None:
+    """Persistent bots are asked on the match loop and the log is written there too (runner/match.py): no
+    concurrent.futures (and the logging it loads), a few ms of every match's fixed cost."""
+    bots = [shutil.copytree(REPO / "starter-bots" / game / "python3-persistent", tmp_path / f"bot{i}")
+            for i in range(2)]
+    code, modules = loaded_by(["match", "--game", game, "--quiet", "--output", str(tmp_path), "--name", "m",
+                               "--max-turns", "2", *map(str, bots)], tmp_path)
+    assert code == 0
+    assert json.loads((tmp_path / "m" / "match.json").read_text())["rounds"] >= 1
+    assert sorted(m for m in modules if m.startswith(("concurrent", "logging"))) == []
 
 
 def test_help_imports_no_command_module_and_only_games_with_tools(tmp_path: Path) -> None:

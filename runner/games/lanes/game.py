@@ -13,7 +13,6 @@ import attrs
 from runner.config import read_json_file
 from runner.errors import UserError
 from runner.games.interface import AnswerFile, AnswerLines, BotMode, Check, FileReport, FolderLog, GameDefaults, Option, positive_int
-from runner.games.lanes import logs
 from runner.games.lanes.protocol.commands import MAX_BYTES
 from runner.games.lanes.protocol.config_json import parse_config, render_config
 from runner.games.lanes.rules.config import LanesConfig
@@ -21,6 +20,15 @@ from runner.games.lanes.session import SEATS, LanesSession
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from types import ModuleType
+
+
+def _logs() -> ModuleType:
+    """The log tools (trace files, the replay): imported when a log is read, not for a match (a tenth of the
+    game's import)."""
+    from runner.games.lanes import logs
+
+    return logs
 
 
 class LanesGame(GameDefaults):
@@ -76,14 +84,14 @@ class LanesGame(GameDefaults):
         return LanesSession(config, tuple(seats))
 
     def is_log(self, path: Path) -> bool:
-        return logs.is_trace(path)  # a spec 11 trace file; a log the core wrote names its game itself
+        return _logs().is_trace(path)  # a spec 11 trace file; a log the core wrote names its game itself
 
     def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
-        return logs.verify(path) if logs.is_trace(path) else super().verify(path, options)
+        return _logs().verify(path) if _logs().is_trace(path) else super().verify(path, options)
 
     def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
-        if logs.is_trace(path_a) or logs.is_trace(path_b):
-            return logs.diff(path_a, path_b)
+        if _logs().is_trace(path_a) or _logs().is_trace(path_b):
+            return _logs().diff(path_a, path_b)
         return super().diff(path_a, path_b, options)
 
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
@@ -91,7 +99,7 @@ class LanesGame(GameDefaults):
         state.json against its schema, and the replay)."""
         if path.is_dir():
             return super().validate(path, kind, options)
-        check = logs.validate(path)
+        check = _logs().validate(path)
         if check is None:
             return None
         # a failed check's first line is its heading ("4 problems", "rejected, against state.json"): the problems
@@ -100,7 +108,7 @@ class LanesGame(GameDefaults):
         return [FileReport(path, kind or "lanes", () if check.same else tuple(line.strip() for line in lines))]
 
     def replay(self, path: Path) -> Any:
-        return logs.replay(path) if logs.is_trace(path) else super().replay(path)
+        return _logs().replay(path) if _logs().is_trace(path) else super().replay(path)
 
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The core's HTML replay with the board drawn, of a log or a spec 11 trace (html_record.py)."""
