@@ -398,6 +398,11 @@ class Game(Protocol):
         """Whether `path` is a log of this game from outside td-runner (an official Tower Defence log, a spec
         trace file). A log the core wrote names its game (record.jsonl's header): nothing guesses it."""
 
+    def open_foreign_log(self, path: Path) -> Any:
+        """A log from outside td-runner (a spec trace file, an official log) read into the core's record (a
+        runner.logtools.record.MatchRecord), so `verify`, `diff`, `replay` and `validate` are the core's for it
+        too; None when `path` is no such log. Tried only where `path` has no record.jsonl."""
+
     def log_session(self, record: Any) -> Session:
         """A new session for replaying a core-written log (a runner.logtools.record.MatchRecord): by default
         from its game-config.json and the record's seats, seed, options and request formats."""
@@ -411,6 +416,10 @@ class Game(Protocol):
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
         """Check a file this game defines (a map, a config, a state) or a whole log folder of this game;
         `kind` one of `file_kinds` or None to detect. None when the path is not something this game knows."""
+
+    def detect_kind(self, path: Path, data: Any) -> str | None:
+        """The kind (of `file_kinds`) of a file `validate` was given no kind for, from its name or its JSON
+        `data` (runner.logtools.validate.NOT_JSON when it is not JSON); None when it is not this game's."""
 
     def replay(self, path: Path) -> "Replay":
         """The turns of a log, ready to show in the terminal."""
@@ -453,6 +462,9 @@ class GameDefaults:
     def is_log(self, path: Path) -> bool:
         return False  # logs the core writes name their game; only logs from outside need recognising
 
+    def open_foreign_log(self, path: Path) -> Any:
+        return None  # a game that reads no log from outside
+
     def log_session(self, record: Any) -> Session:
         from runner.logtools.record import default_log_session
 
@@ -479,6 +491,11 @@ class GameDefaults:
         from runner.replay.default import default_html_replay
 
         return default_html_replay(self, path)
+
+    def detect_kind(self, path: Path, data: Any) -> str | None:
+        from runner.logtools.validate import kind_by_name  # by name: a game whose files share names says more
+
+        return kind_by_name(self.name, path)  # type: ignore[attr-defined]
 
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
         from runner.logtools.validate import validate_path

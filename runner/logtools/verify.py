@@ -4,6 +4,7 @@ JSON path."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -20,7 +21,7 @@ _STOP = 200  # differences after which the replay stops (a wrong config differs 
 def verify_log(game: Any, path: Any) -> Check:
     """The whole check: `Game.verify` of every game that has no log tools of its own."""
     record = open_record(game, path)
-    forgive = frozenset(getattr(game, "log_forgives", ()))
+    forgive = frozenset((*getattr(game, "log_forgives", ()), *record.forgives))
     session = game.log_session(record)
     found: list[str] = []
     for index, turn in enumerate(record.turns):
@@ -56,7 +57,7 @@ def _inputs(record: MatchRecord, turn: int, inputs: Mapping[str, TurnInput], sea
             digests: Mapping[str, int], forgive: Collection[str]) -> list[str]:
     """Each seat's input: a folder log's files, a log.jsonl record's digest of the input line."""
     found = []
-    folder_log = isinstance(record.game.log, FolderLog)
+    folder_log = isinstance(record.log, FolderLog)
     for seat in seats:
         given = inputs[seat]
         if folder_log:
@@ -87,7 +88,7 @@ def _answer_file(record: MatchRecord, turn: int, seat: str) -> list[str]:
     """A folder log's answer file against the answer the record says the game was given (a blank one may be
     kept in the game's words, Tower Defence's "No Command")."""
     answer = record.turns_by_number[turn].answers.get(seat)
-    log = record.game.log
+    log = record.log
     path = record.seat_file(turn, seat, log.answer)  # type: ignore[union-attr]
     logged = read_text(path)
     if answer is None or logged is None or logged == answer.text:
@@ -103,7 +104,7 @@ def _report(record: MatchRecord, index: int, turn: RecordedTurn, report: TurnRep
     """The game's part of the turn: its turn files (folder log) or its row (log.jsonl), and the core record's
     events and refusals."""
     found = []
-    log = record.game.log
+    log = record.log
     if isinstance(log, FolderLog):
         for name, text in report.log_files.items():
             path = record.turn_folder(turn.turn) / name
@@ -116,9 +117,11 @@ def _report(record: MatchRecord, index: int, turn: RecordedTurn, report: TurnRep
         rows = record.rows
         row = rows[index] if index < len(rows) else None
         if row is None:
-            found.append(f"turn {turn.turn}, {log.file_name}: no line {index + 1}")
+            found.append(f"turn {turn.turn}, {log.file_name}: no line {record.row_line(index)}")
         elif row != (replayed_row := report.record) and (difference := first_difference(row, replayed_row, forgive)):
-            found.append(f"turn {turn.turn}, {log.file_name} line {index + 1}: {difference}")
+            found.append(f"turn {turn.turn}, {log.file_name} line {record.row_line(index)}: {difference}")
+    if turn.events is None:
+        return found  # a log from outside keeps no events: its rows are all there is
     replayed = {"events": list(report.events), "rejected": {k: list(v) for k, v in report.rejected.items()}}
     logged = {"events": list(turn.events), "rejected": {k: list(v) for k, v in turn.rejected.items()}}
     if difference := first_difference(logged, replayed, forgive):
@@ -132,9 +135,9 @@ def _ending(record: MatchRecord, session: Session, forgive: Collection[str]) -> 
     if record.match is None or record.match.get("end_reason") == "interrupted":
         return []  # a log cut short: its turns are all there is to check
     if outcome is None:
-        return [f"match.json: the match ended, but the replay goes on after turn {session.turn - 1}"]
+        return [f"{record.match_where}: the match ended, but the replay goes on after turn {session.turn - 1}"]
     found = []
-    if isinstance(record.game.log, FolderLog):
+    if isinstance(record.log, FolderLog):
         for seat, given in session.inputs().items():
             if seat in session.active_seats():
                 found += _files(record, session.turn, seat, given.files, forgive)
@@ -146,7 +149,9 @@ def _ending(record: MatchRecord, session: Session, forgive: Collection[str]) -> 
                 found.append(f"turn {session.turn}, {(final / name).relative_to(record.path)}: {difference}")
     replayed = {"end_reason": outcome.reason, "winner": outcome.winner,
                 "ranking": [list(group) for group in outcome.ranking]}
+    more = {"rounds": len(record.turns), **json.loads(json.dumps(outcome.details))}  # where the log says them
+    replayed.update((key, value) for key, value in more.items() if key in record.match)
     logged = {key: record.match.get(key) for key in replayed}
     if difference := first_difference(logged, replayed):
-        found.append(f"match.json: {difference}")
+        found.append(f"{record.match_where}: {difference}")
     return found

@@ -11,8 +11,7 @@ import pytest
 
 from runner.replay.pack import unpacked
 from runner.games.interface import Answer
-from runner.games.lanes.html_record import KILLED, ON_LANE, SCORED, battle, html_record
-from runner.games.lanes.logs import ANSWER, open_log, replay
+from runner.games.lanes.html_record import KILLED, ON_LANE, SCORED, battle, html_record, replayed
 from runner.games.lanes.protocol.commands import read_orders
 from runner.games.lanes.rules.battle import Lane
 from runner.games.lanes.rules.config import LanesConfig
@@ -116,14 +115,14 @@ def test_every_timestep_is_the_engines_stepped_here_lane_by_lane(busy_log: Path)
     timestep the record's soldiers on the lane, and its towers, are the lane's, and what it shows leaving
     (killed, scored, destroyed) is that timestep's cleanup tally."""
     record = html_record(busy_log)
-    board, config = record["board"], open_log(busy_log).config
-    opened = replay(busy_log)
+    board = record["board"]
+    config, frames = replayed(busy_log)
     seen = {"killed": 0, "scored": 0, "destroyed": 0, "stunned": 0}
     for index, turn in enumerate(record["turns"]):
-        state = opened.frames[turn][0]
+        state = frames[turn][0]
         plans = []
         for p, seat in enumerate(("P1", "P2")):
-            text = next(t for t in opened.log.turns if t.turn == turn).seat_files[seat][ANSWER]
+            text = (busy_log / f"Turn {turn:03d}" / f"{seat} - bot{seat}" / "commands.txt").read_text()
             orders, problems = read_orders(text, state, p, config)
             assert not problems, problems
             plans.append(apply_orders(config, state, p, orders))

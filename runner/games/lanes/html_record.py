@@ -31,7 +31,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from runner.games.lanes.logs import replay
 from runner.games.lanes.protocol.commands import parse_commands
 from runner.games.lanes.protocol.trace import RESULT_NAMES
 from runner.games.lanes.rules.battle import Lane, LiveTower, Soldier
@@ -40,6 +39,7 @@ from runner.games.lanes.rules.orders import Orders
 from runner.games.lanes.rules.state import PLAYERS, GameState
 from runner.games.lanes.rules.turn import decide, play_turn
 from runner.games.lanes.session import SEATS
+from runner.logtools.record import open_record
 from runner.replay.assemble import record_of
 from runner.replay.source import Replayed, SeatTurn, Turn
 
@@ -147,28 +147,44 @@ def _ruling(rejected: list[str], commands: list[str] | None) -> tuple[str, str]:
     return "ok", "every order accepted"
 
 
-def _turns(opened, units: list[str]) -> Iterator[Turn]:
-    config = opened.log.config
-    turns = sorted(opened.frames)
-    played = [turn for turn in turns if opened.frames[turn][1] is not None] or turns[:1]
+def replayed(path: Path) -> tuple[LanesConfig, dict[int, tuple[GameState, dict[str, Any] | None]]]:
+    """The log (the core's record of it) replayed through its session: per played turn the state it started
+    from and its spec 11 record, and the final state with None."""
+    from runner.games.lanes import GAME
+
+    record = open_record(GAME, path)
+    session = GAME.log_session(record)
+    frames: dict[int, tuple[GameState, dict[str, Any] | None]] = {}
+    for turn in record.turns:
+        if session.outcome() is not None or turn.turn != session.turn:
+            break  # `verify` says why; the replay shows what can be shown
+        state = session.state
+        frames[turn.turn] = (state, session.play_turn(turn.answers).record)
+    frames.setdefault(session.state.turn, (session.state, None))
+    return session.config, frames
+
+
+def _turns(config: LanesConfig, frames: dict[int, tuple[GameState, dict[str, Any] | None]],
+           units: list[str]) -> Iterator[Turn]:
+    turns = sorted(frames)
+    played = [turn for turn in turns if frames[turn][1] is not None] or turns[:1]
     for turn in played:  # a frame is a played turn: its orders and what came of them
-        state, record = opened.frames[turn]
-        after = opened.frames.get(turn + 1, (state, None))[0] if record is not None else state
+        state, record = frames[turn]
+        after = frames.get(turn + 1, (state, None))[0] if record is not None else state
         numbers = [{"hp": player.hp, "money": player.money, "towers": len(towers),
                     "soldiers": sum(player.soldiers.values())} for player, towers in zip(after.players, after.towers)]
         parts = [SeatTurn(("none", "no turn played"), "", "") if record is None else
                  SeatTurn(_ruling(record["rejected"][p], record["commands"][p])) for p in PLAYERS]
         marks = [("destroyed", f"{seat} lost {record['towers_lost'][p]} tower(s)")
                  for p, seat in enumerate(SEATS) if record is not None and record["towers_lost"][p]]
-        if turn == played[-1] and (result := decide(config, opened.frames[turns[-1]][0])) is not None:
+        if turn == played[-1] and (result := decide(config, frames[turns[-1]][0])) is not None:
             marks.append(("end", f"result: {RESULT_NAMES[result.winner]}"))
         yield Turn(turn, parts, numbers,
                    {"s": record["steps"] if record else [], "b": battle(config, state, record, units)}, marks)
 
 
 def html_record(path: Path) -> dict[str, Any]:
-    opened = replay(Path(path))
-    config = opened.log.config
+    config, frames = replayed(Path(path))
     units = list(config.units)
     board = {
         "width": config.width, "rows": config.rows, "units": units,
@@ -176,7 +192,7 @@ def html_record(path: Path) -> dict[str, Any]:
         "max_hp": [config.units[name].hp for name in units],
         "timesteps": config.timesteps,
     }
-    return record_of(path, Replayed("lanes", "Lanes", SEATS, STATS, _turns(opened, units), board,
+    return record_of(path, Replayed("lanes", "Lanes", SEATS, STATS, _turns(config, frames, units), board,
                                     step_word="Timestep"))
 
 
