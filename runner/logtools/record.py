@@ -53,6 +53,9 @@ class MatchRecord:
     first_row_line: int = 1
     forgives: tuple[str, ...] = ()
     match_where: str = MATCH_FILE  # where `match` was read, for messages (a trace's end line)
+    #: what reading a log from outside found wrong in it that no turn's replay shows (an Invaders trace whose
+    #: turn-0 row is not the game's start): `verify` reports each as a difference
+    read_problems: tuple[str, ...] = ()
     _outputs_read: dict[str, dict[int, str]] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
     @property
@@ -201,16 +204,17 @@ def open_record(game: Game, path: Path) -> MatchRecord:
 def trace_record(game: Game, path: Path, seats: tuple[str, ...],
                  turns: list[tuple[Any, dict[str, Answer], Any, dict[str, tuple[str, ...]]]],
                  first_line: int, match: Mapping[str, Any] | None = None, forgives: tuple[str, ...] = (),
-                 match_where: str = "") -> MatchRecord:
+                 match_where: str = "", problems: tuple[str, ...] = ()) -> MatchRecord:
     """A spec trace file read into a record (for `Game.open_foreign_log`): per turn its number, each seat's
     answer, its row (what the game's `TurnReport.record` holds) and the refusals the trace shows, the first from
-    line `first_line` of the file, and how it ended in match.json's words (read at `match_where`); its seats
-    play with the game's default config, no seed and no events."""
+    line `first_line` of the file, how it ended in match.json's words (read at `match_where`) and what is wrong
+    with it besides (`problems`); its seats play with the game's default config, no seed and no events."""
     recorded = tuple(RecordedTurn(turn, answers, {}, None, rejected, first_line + index)
                      for index, (turn, answers, _, rejected) in enumerate(turns))
     header = {"game": game.name, "seats": list(seats), "names": {}, "seed": 0, "options": {}}
     return MatchRecord(Path(path), game, header, recorded, match, JsonlLog(file_name=Path(path).name),
-                       tuple(turn[2] for turn in turns), first_line, forgives, match_where or MATCH_FILE)
+                       tuple(turn[2] for turn in turns), first_line, forgives, match_where or MATCH_FILE,
+                       problems)
 
 
 def default_log_session(game: Game, record: MatchRecord) -> Session:

@@ -23,7 +23,7 @@ def verify_log(game: Any, path: Any) -> Check:
     record = open_record(game, path)
     forgive = frozenset((*getattr(game, "log_forgives", ()), *record.forgives))
     session = game.log_session(record)
-    found: list[str] = []
+    found: list[str] = list(record.read_problems)
     for index, turn in enumerate(record.turns):
         if session.outcome() is not None:
             found.append(f"turn {turn.turn}: the replayed match ended before it")

@@ -47,14 +47,14 @@ def is_log(path: Path) -> bool:
 
 def open_trace(game: Any, path: Path) -> MatchRecord | None:
     """A trace as the core's record: each turn's answers are its `da` and `ia` as JSON text (a recorded fault
-    as that fault), its row the row the session writes; the turn-0 row must be the game's initial state. The
+    as that fault), its row the row the session writes; a turn-0 row that is not the game's start is a problem. The
     trace keeps no `ir`/`dr` (what became of each action): left out of the comparisons where it has none."""
     if not is_log(path):
         return None
-    rows, first_line = read_jsonl(Path(path)), 1
+    rows, first_line, problems = read_jsonl(Path(path)), 1, ()
     if rows and rows[0].get("t") == 0 and "ia" not in rows[0]:  # the initial state, before turn 1
         if difference := first_difference(rows[0], render_row(State())):
-            raise UserError(f"{path}:1: the turn-0 row is not the game's initial state: {difference}")
+            problems = (f"turn 0, {Path(path).name} line 1 (the start): {difference}",)
         rows, first_line = rows[1:], 2
     turns = []
     for number, row in enumerate(rows, start=first_line):
@@ -66,7 +66,8 @@ def open_trace(game: Any, path: Path) -> MatchRecord | None:
                    for seat, key in ((DEFENDER, "da"), (INVADER, "ia"))}
         turns.append((row.get("t"), answers, row, {}))  # (what was refused is in `ir`/`dr` where it has them)
     kept = not rows or "ir" in rows[0]
-    return trace_record(game, Path(path), SEATS, turns, first_line, forgives=() if kept else ("ir", "dr"))
+    return trace_record(game, Path(path), SEATS, turns, first_line, forgives=() if kept else ("ir", "dr"),
+                        problems=problems)
 
 
 def config_problems(data: Any) -> list[Problem]:
