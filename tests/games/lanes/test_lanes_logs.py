@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from runner.errors import UserError
-from runner.games.interface import Absent, Answer
+from runner.games.interface import Absent, Answer, Fault
 from runner.games import game_of_log
 from runner.games.lanes import GAME
 from runner.games.lanes.rules.config import LanesConfig
@@ -193,3 +193,20 @@ def test_a_trace_replays_in_the_terminal_and_bad_lines_are_one_error(tmp_path: P
     broken = _tampered(tmp_path, "wall_vs_trickle", lambda lines: lines[3].pop("commands"))
     with pytest.raises(UserError, match=r"wall_vs_trickle.jsonl:4: not a spec 11 turn record"):
         GAME.verify(broken, {})
+
+
+def test_the_trace_of_a_match_with_faults_verifies(tmp_path: Path) -> None:
+    """A match's own trace.jsonl (default config) with E01s of each kind: no file, a time-out in the core's
+    words, a crash without them; each is read back as the fault it stands for."""
+    def faulty(turn: int, state: str) -> Answer:
+        faults = {2: Answer("", absent=Absent.NO_FILE), 3: Answer("", Fault.TIMEOUT, detail="did not finish within 5.0 s"),
+                  4: Answer("", Fault.CRASH)}
+        return faults.get(turn) or trickler(turn, state)
+
+    session = write_folder_log(tmp_path / "m", LanesConfig(), {"P1": faulty, "P2": waller})
+    trace = next((tmp_path / "m").glob("Turn */trace.jsonl"))
+    rejected = [record["rejected"][0] for record in session.records[1:4]]
+    assert rejected == [["E01 bot wrote no commands.txt"], ["E01 bot did not finish within 5.0 s"],
+                        ["E01 bot crashed or exited with a non-zero status"]]
+    check = GAME.verify(trace, {})
+    assert check.same, check.lines
