@@ -54,12 +54,16 @@ def _turn(a: MatchRecord, b: MatchRecord, index: int, turn_a: RecordedTurn, turn
         return [f"turn {turn} != turn {turn_b.turn} at record line {turn_a.line}"]
     found = []
     both_core = turn_a.events is not None and turn_b.events is not None  # (a log from outside keeps no inputs)
+    rows = not isinstance(a.log, FolderLog) and not isinstance(b.log, FolderLog)
+    # a trace keeps each answer as its game read it (a value, a normal form), in its row: beside a log the core
+    # wrote (the answer as sent), their rows say whether they agree
+    texts = both_core or (turn_a.events is None and turn_b.events is None) or not rows
     for seat in dict.fromkeys([*turn_a.answers, *turn_b.answers]):
         answer_a, answer_b = turn_a.answers.get(seat), turn_b.answers.get(seat)
         if answer_a is None or answer_b is None:
             found.append(f"turn {turn}, seat {seat}: plays in only one log")
             continue
-        if difference := first_difference(_answer(answer_a), _answer(answer_b)):
+        if texts and (difference := first_difference(_answer(answer_a), _answer(answer_b))):
             found.append(f"turn {turn}, seat {seat}, answer: {difference}")
         if both_core and turn_a.inputs.get(seat) != turn_b.inputs.get(seat):
             found.append(f"turn {turn}, seat {seat}, input: {turn_a.inputs.get(seat)} != {turn_b.inputs.get(seat)}")

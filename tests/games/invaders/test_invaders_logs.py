@@ -124,6 +124,9 @@ def test_diff(log: Path, tmp_path: Path) -> None:
     against_trace = GAME.diff(TRACE, log, {})  # a reference trace read into the core's record: the core's diff
     assert not against_trace.same and against_trace.data["first_turn"] == 1
     assert GAME.diff(TRACE, TRACE, {"strict": True}).same
+    # its own log.jsonl read as a trace: the answers are values there (as the rules read them, `{"a": 1}` for
+    # `{"a":1}`), and the rows say the two agree
+    assert GAME.diff(log, log / "log.jsonl", {}).same and GAME.verify(log / "log.jsonl", {}).same
 
 
 def test_replay_shows_each_turn(log: Path) -> None:
