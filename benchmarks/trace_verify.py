@@ -51,7 +51,8 @@ def main() -> None:
         for trace in chosen:
             for tree in trees:
                 times[trace.name][str(tree)].append(seconds(tree, trace))
-    medians = {name: {tree: statistics.median(runs) for tree, runs in by_tree.items()} for name, by_tree in times.items()}
+    medians = {name: {tree: statistics.median(runs) for tree, runs in by_tree.items()}
+               for name, by_tree in times.items()}
     if args.json:
         print(json.dumps(medians, indent=2))
         return

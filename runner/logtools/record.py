@@ -182,7 +182,8 @@ def open_record(game: Game, path: Path) -> MatchRecord:
     if header is None and reader is not None and (foreign := reader(path)) is not None:
         return foreign  # type: ignore[no-any-return]
     if path.is_file():
-        raise UserError(f"{path}: not a log of {game.name} (a folder td-runner wrote, or a trace file the game reads)")
+        raise UserError(f"{path}: not a log of {game.name} (a folder td-runner wrote, or a trace file the game "
+                        "reads)")
     if not path.is_dir():
         raise UserError(f"{path}: no such log folder")
     if header is None:

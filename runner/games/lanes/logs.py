@@ -61,7 +61,9 @@ def _answer(record: dict[str, Any], player: int) -> Answer:
     rejected = record["rejected"][player]
     if rejected and all(line.startswith("E01 ") for line in rejected):  # the session words E01 from the Answer
         message = rejected[0][4:]
-        return Answer("", absent=Absent.NO_FILE) if message == NO_FILE else Answer("", Fault.CRASH, detail=message.removeprefix("bot "))
+        if message == NO_FILE:
+            return Answer("", absent=Absent.NO_FILE)
+        return Answer("", Fault.CRASH, detail=message.removeprefix("bot "))  # (which fault: the words say)
     return Answer("\n".join(raw))
 
 

@@ -199,7 +199,8 @@ def test_the_trace_of_a_match_with_faults_verifies(tmp_path: Path) -> None:
     """A match's own trace.jsonl (default config) with E01s of each kind: no file, a time-out in the core's
     words, a crash without them; each is read back as the fault it stands for."""
     def faulty(turn: int, state: str) -> Answer:
-        faults = {2: Answer("", absent=Absent.NO_FILE), 3: Answer("", Fault.TIMEOUT, detail="did not finish within 5.0 s"),
+        faults = {2: Answer("", absent=Absent.NO_FILE),
+                  3: Answer("", Fault.TIMEOUT, detail="did not finish within 5.0 s"),
                   4: Answer("", Fault.CRASH)}
         return faults.get(turn) or trickler(turn, state)
 
