@@ -30,7 +30,7 @@ def seconds(tree: Path, trace: Path) -> float:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "runner", "verify", str(trace)], env=env, capture_output=True,
-                          text=True, check=False)
+                          text=True, check=False, cwd=tree)  # (`-m` puts the working folder before PYTHONPATH)
     took = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{tree}: verify {trace.name} exited {done.returncode}: {done.stdout}{done.stderr}")

@@ -29,6 +29,17 @@ def first_difference(a: Any, b: Any, forgive: Collection[str] = (), where: str =
     return None if a == b and type(a) is type(b) else f"{where}: {_short(a)} != {_short(b)}"
 
 
+def equal_but(a: Any, b: Any, keys: Collection[str]) -> bool:
+    """Whether two rows are equal once `keys` are left out, as `==` finds them (a top-level value's type too:
+    `true` is not `1`): the quick test of a trace's row, which keeps less than the session's, before the
+    search for where they differ (as `row != replayed` is for a log.jsonl the core wrote)."""
+    if not keys or not isinstance(a, dict) or not isinstance(b, dict):
+        return False
+    kept_a = {key: value for key, value in a.items() if key not in keys}
+    kept_b = {key: value for key, value in b.items() if key not in keys}
+    return kept_a == kept_b and all(type(value) is type(kept_b[key]) for key, value in kept_a.items())
+
+
 def _short(value: Any, limit: int = 80) -> str:
     text = json.dumps(value) if not isinstance(value, str) else repr(value)
     return text if len(text) <= limit else text[:limit] + "..."

@@ -9,7 +9,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from runner.games.interface import Check, FolderLog, Session, TurnInput, TurnReport
-from runner.logtools.compare import file_difference, first_difference, first_line_difference
+from runner.logtools.compare import equal_but, file_difference, first_difference, first_line_difference
 from runner.logtools.record import MatchRecord, RecordedTurn, open_record, read_text
 from runner.matchlog.record import RECORD_FILE, input_digest
 from runner.words import plural
@@ -119,7 +119,8 @@ def _report(record: MatchRecord, index: int, turn: RecordedTurn, report: TurnRep
         row = rows[index] if index < len(rows) else None
         if row is None:
             found.append(f"turn {turn.turn}, {log.file_name}: no line {record.row_line(index)}")
-        elif row != (replayed_row := report.record) and (difference := first_difference(row, replayed_row, forgive)):
+        elif (row != (replayed_row := report.record) and not equal_but(row, replayed_row, record.forgives)
+              and (difference := first_difference(row, replayed_row, forgive))):
             found.append(f"turn {turn.turn}, {log.file_name} line {record.row_line(index)}: {difference}")
     if turn.events is None:
         return found  # a log from outside keeps no events: its rows are all there is

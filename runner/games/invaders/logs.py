@@ -62,8 +62,8 @@ def open_trace(game: Any, path: Path) -> MatchRecord | None:
             raise UserError(f"{path}:{number}: not a spec 16 row (a JSON object)")
         faults = row.get("faults") or {}
         answers = {seat: Answer("", _FAULTS[faults[seat]]) if faults.get(seat) in _FAULTS else
-                   Answer(json.dumps(row.get(key), separators=(",", ":")))
-                   for seat, key in ((DEFENDER, "da"), (INVADER, "ia"))}
+                   Answer("null" if row.get(key) is None else json.dumps(row[key], separators=(",", ":")))
+                   for seat, key in ((DEFENDER, "da"), (INVADER, "ia"))}  # ("null": most answers of most turns)
         turns.append((row.get("t"), answers, row, {}))  # (what was refused is in `ir`/`dr` where it has them)
     kept = not rows or "ir" in rows[0]
     return trace_record(game, Path(path), SEATS, turns, first_line, forgives=() if kept else ("ir", "dr"),
