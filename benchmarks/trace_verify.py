@@ -1,5 +1,7 @@
-"""`td-runner verify` of the reference traces (Lanes spec 11, Invaders koth): seconds per trace, one command each
-(the interpreter's start and the imports included), for one or more source trees run alternately.
+"""`td-runner verify` of the reference traces (Lanes spec 11, Invaders koth): CPU seconds per trace (user + system
+of the command), one command each (the interpreter's start and the imports included), for one or more source
+trees run alternately. CPU rather than wall time: on this shared 2-core machine the wall time of one command
+moves with the load several-fold, its CPU much less.
 
     python benchmarks/trace_verify.py [--tree PATH ...] [--rounds 5] [--traces NAME,...] [--json]
 
@@ -15,10 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,10 +30,11 @@ TRACES = sorted((ROOT / "tests" / "games" / "lanes" / "data").glob("*.jsonl")) +
 
 def seconds(tree: Path, trace: Path) -> float:
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([sys.executable, "-m", "runner", "verify", str(trace)], env=env, capture_output=True,
                           text=True, check=False, cwd=tree)  # (`-m` puts the working folder before PYTHONPATH)
-    took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    took = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     if done.returncode != 0:
         raise SystemExit(f"{tree}: verify {trace.name} exited {done.returncode}: {done.stdout}{done.stderr}")
     return took
@@ -56,7 +59,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(medians, indent=2))
         return
-    print(f"median seconds of {args.rounds} alternating runs of `python -m runner verify TRACE`")
+    print(f"median CPU seconds of {args.rounds} alternating runs of `python -m runner verify TRACE`")
     print(f"{'trace':32}" + "".join(f"{str(tree)[-24:]:>26}" for tree in trees))
     for name, by_tree in medians.items():
         print(f"{name:32}" + "".join(f"{by_tree[str(tree)]:26.2f}" for tree in trees))
