@@ -50,7 +50,6 @@ sys.path.insert(0, str(ROOT))
 from runner.games.interface import Answer  # noqa: E402
 from runner.games.invaders import GAME, board  # noqa: E402
 from runner.games.invaders.board import new_board  # noqa: E402
-from runner.games.invaders.logs import diff  # noqa: E402
 from runner.games.invaders.protocol.lines import DELTA  # noqa: E402
 from runner.games.invaders.rules import State, finish_turn, is_over, start_turn  # noqa: E402
 from runner.games.invaders.session import InvadersSession  # noqa: E402
@@ -137,9 +136,9 @@ def live_command(scratch: Path, name: str) -> list[str]:
 
 
 def same_as_trace(log: Path, trace: Path) -> bool:
-    check = diff(log, trace)
-    # the trace has a turn-0 row that a match log does not: that is the only difference allowed
-    return check.data["differing_turns"] == 0 and check.data["turns_b"] == check.data["turns_a"] + 1
+    # the core's diff: every turn's answers and row (the trace's turn-0 row is its start, not a turn; it keeps no
+    # `ir`/`dr`, so they are left out)
+    return GAME.diff(log, trace, {}).same
 
 
 def median(values: list[float]) -> float:

@@ -401,8 +401,9 @@ class Game(Protocol):
         trace file). A log the core wrote names its game (record.jsonl's header): nothing guesses it."""
 
     def open_foreign_log(self, path: Path) -> Any:
-        """A log from outside (no record.jsonl) read into the core's `MatchRecord`, or None: the log tools then
-        serve it too (Tower Defence reads the official layout; runner/logtools/record.py)."""
+        """A log from outside td-runner (a spec trace file, an official log) read into the core's record (a
+        runner.logtools.record.MatchRecord), so `verify`, `diff`, `replay` and `validate` are the core's for it
+        too; None when `path` is no such log. Tried only where `path` has no record.jsonl."""
 
     def log_session(self, record: Any) -> Session:
         """A new session for replaying a core-written log (a runner.logtools.record.MatchRecord): by default
@@ -417,6 +418,10 @@ class Game(Protocol):
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
         """Check a file this game defines (a map, a config, a state) or a whole log folder of this game;
         `kind` one of `file_kinds` or None to detect. None when the path is not something this game knows."""
+
+    def detect_kind(self, path: Path, data: Any) -> str | None:
+        """The kind (of `file_kinds`) of a file `validate` was given no kind for, from its name or its JSON
+        `data` (runner.logtools.validate.NOT_JSON when it is not JSON); None when it is not this game's."""
 
     def replay(self, path: Path) -> "Replay":
         """The turns of a log, ready to show in the terminal."""
@@ -504,6 +509,11 @@ class GameDefaults:
         from runner.replay.default import default_html_replay
 
         return default_html_replay(self, path, self.board_view)
+
+    def detect_kind(self, path: Path, data: Any) -> str | None:
+        from runner.logtools.validate import kind_by_name  # by name: a game whose files share names says more
+
+        return kind_by_name(self.name, path)  # type: ignore[attr-defined]
 
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
         from runner.logtools.validate import validate_path

@@ -13,6 +13,8 @@ def first_difference(a: Any, b: Any, forgive: Collection[str] = (), where: str =
                      unordered: Collection[str] = ()) -> str | None:
     """`$.board[2].armies: 5 != 7` for the first place two JSON values differ (keys in `forgive` skipped; the
     lists under keys in `unordered` compared in any order, their paths then indexing the sorted lists)."""
+    if isinstance(a, (dict, list)) and a == b and repr(a) == repr(b):
+        return None  # equal, types and key order too (`True == 1`, `1 == 1.0`: repr tells them apart), at C speed
     if isinstance(a, dict) and isinstance(b, dict):
         for key in [*a, *(k for k in b if k not in a)]:
             if key in forgive:
@@ -42,6 +44,17 @@ def _without(value: Any, forgive: Collection[str]) -> Any:
     if isinstance(value, dict):
         return {k: _without(v, forgive) for k, v in value.items() if k not in forgive}
     return [_without(v, forgive) for v in value] if isinstance(value, list) else value
+
+
+def equal_but(a: Any, b: Any, keys: Collection[str]) -> bool:
+    """Whether two rows are equal once `keys` are left out, as `==` finds them (a top-level value's type too:
+    `true` is not `1`): the quick test of a trace's row, which keeps less than the session's, before the
+    search for where they differ (as `row != replayed` is for a log.jsonl the core wrote)."""
+    if not keys or not isinstance(a, dict) or not isinstance(b, dict):
+        return False
+    kept_a = {key: value for key, value in a.items() if key not in keys}
+    kept_b = {key: value for key, value in b.items() if key not in keys}
+    return kept_a == kept_b and all(type(value) is type(kept_b[key]) for key, value in kept_a.items())
 
 
 def _short(value: Any, limit: int = 80) -> str:

@@ -26,8 +26,8 @@ MAX_LINES = 30
 def diff_logs(game: Any, path_a: Any, path_b: Any, options: Mapping[str, Any]) -> Check:
     a, b = open_record(game, path_a), open_record(game, path_b)
     strict = bool(options.get("strict"))
-    rules = _Rules(strict) if strict else _Rules(strict, tuple(getattr(game, "log_forgives", ())),
-                                                 tuple(getattr(game, "log_unordered", ())))
+    forgives = (*getattr(game, "log_forgives", ()), *a.forgives, *b.forgives)  # the game's, and a trace's
+    rules = _Rules(strict) if strict else _Rules(strict, forgives, tuple(getattr(game, "log_unordered", ())))
     found: list[str] = []
     first: int | None = None
     for index, (turn_a, turn_b) in enumerate(zip(a.turns, b.turns)):
@@ -35,7 +35,7 @@ def diff_logs(game: Any, path_a: Any, path_b: Any, options: Mapping[str, Any]) -
         if here and first is None:
             first = turn_a.turn
         found += here
-    if isinstance(game.log, FolderLog) and len(a.turns) == len(b.turns) and a.turns:
+    if isinstance(a.log, FolderLog) and isinstance(b.log, FolderLog) and len(a.turns) == len(b.turns) and a.turns:
         end = a.turns[-1].turn + 1  # the final folder: the state the match ended in, its final files
         here = [line for seat in a.seats for line in _seat_files(a, b, end, seat, rules)]
         here += _files(a.turn_folder(end), b.turn_folder(end), f"turn {end}", rules)
@@ -48,7 +48,7 @@ def diff_logs(game: Any, path_a: Any, path_b: Any, options: Mapping[str, Any]) -
     if a.match is not None and b.match is not None:
         ends = ("winner", "end_reason", "rounds", "ranking")
         if difference := first_difference({k: a.match.get(k) for k in ends}, {k: b.match.get(k) for k in ends}):
-            found.append(f"match.json: {difference}")
+            found.append(f"{a.match_where if a.match_where == b.match_where else 'the results'}: {difference}")
     data = {"turns_a": len(a.turns), "turns_b": len(b.turns), "first_turn": first, "differences": found}
     if not found:
         return Check(True, (f"{path_a} and {path_b}: {len(a.turns)} turns, identical"
@@ -76,24 +76,31 @@ def _turn(a: MatchRecord, b: MatchRecord, index: int, turn_a: RecordedTurn, turn
     if turn != turn_b.turn:
         return [f"turn {turn} != turn {turn_b.turn} at record line {turn_a.line}"]
     found = []
+    both_core = turn_a.events is not None and turn_b.events is not None  # (a log from outside keeps no inputs)
+    rows = not isinstance(a.log, FolderLog) and not isinstance(b.log, FolderLog)
+    # a trace keeps each answer as its game read it (a value, a normal form), in its row: beside a log the core
+    # wrote (the answer as sent), their rows say whether they agree
+    texts = both_core or (turn_a.events is None and turn_b.events is None) or not rows
     for seat in dict.fromkeys([*turn_a.answers, *turn_b.answers]):
         answer_a, answer_b = turn_a.answers.get(seat), turn_b.answers.get(seat)
         if answer_a is None or answer_b is None:
             found.append(f"turn {turn}, seat {seat}: plays in only one log")
             continue
-        if difference := first_difference(_answer(answer_a), _answer(answer_b)):
+        if texts and (difference := first_difference(_answer(answer_a), _answer(answer_b))):
             found.append(f"turn {turn}, seat {seat}, answer: {difference}")
-        if turn_a.inputs.get(seat) != turn_b.inputs.get(seat):
+        if both_core and turn_a.inputs.get(seat) != turn_b.inputs.get(seat):
             found.append(f"turn {turn}, seat {seat}, input: {turn_a.inputs.get(seat)} != {turn_b.inputs.get(seat)}")
         found += _seat_files(a, b, turn, seat, rules)
-    log = a.game.log
-    if isinstance(log, FolderLog):
+    log = a.log
+    if isinstance(log, FolderLog) and isinstance(b.log, FolderLog):
         found += _files(a.turn_folder(turn), b.turn_folder(turn), f"turn {turn}", rules)
-    else:
-        row_a = a.rows[index] if index < len(a.rows) else None
+    elif not isinstance(log, FolderLog) and not isinstance(b.log, FolderLog):  # (a trace beside a folder log:
+        row_a = a.rows[index] if index < len(a.rows) else None  # their answers are what they share)
         row_b = b.rows[index] if index < len(b.rows) else None
         if difference := first_difference(row_a, row_b, rules.forgive, unordered=rules.unordered):
-            found.append(f"turn {turn}, {log.file_name} line {index + 1}: {difference}")
+            found.append(f"turn {turn}, {log.file_name} line {a.row_line(index)}: {difference}")
+    if not both_core:
+        return found  # a log from outside keeps no events
     if difference := first_difference({"events": list(turn_a.events), "rejected": dict(turn_a.rejected)},
                                       {"events": list(turn_b.events), "rejected": dict(turn_b.rejected)}):
         found.append(f"turn {turn}, record: {difference}")
@@ -106,8 +113,8 @@ def _answer(answer: Answer) -> dict[str, Any]:
 
 
 def _seat_files(a: MatchRecord, b: MatchRecord, turn: int, seat: str, rules: _Rules) -> list[str]:
-    log = a.game.log
-    if not isinstance(log, FolderLog):
+    log = a.log
+    if not isinstance(log, FolderLog) or not isinstance(b.log, FolderLog):
         if rules.strict and a.bot_output(turn, seat) != b.bot_output(turn, seat):
             return [f"turn {turn}, seat {seat}: bot output differs"]
         return []

@@ -1,8 +1,11 @@
 """Open any game's core-written log into one `MatchRecord`: the header, each turn's answers, and readers of the
-game's own part (a folder log's files, a log.jsonl's rows, the bots' output)."""
+game's own part (a folder log's files, a log.jsonl's rows, the bots' output). A log from outside td-runner (a
+spec trace file, an official log) becomes one too where its game reads it (`Game.open_foreign_log`): it keeps
+less (no events, no inputs), and the tools check what it has."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Mapping
 from functools import cached_property
@@ -28,9 +31,9 @@ class RecordedTurn:
     turn: int
     answers: Mapping[str, Answer]
     inputs: Mapping[str, int]  # seat -> the CRC-32 of its input line, where the game gives one
-    events: tuple[str, ...]
+    events: tuple[str, ...] | None  # None: a log from outside does not keep them (nor all of `rejected`)
     rejected: Mapping[str, tuple[str, ...]]
-    line: int  # its line number in record.jsonl, for messages
+    line: int  # its line number in record.jsonl (a log from outside: in its file), for messages
 
 
 @attrs.frozen
@@ -45,7 +48,23 @@ class MatchRecord:
     #: None for a log the core wrote; for a log read from outside (`Game.open_foreign_log`), which has no
     #: match.json, events or refusals, whether it shows the match over (its final files are there)
     ended: bool | None = None
+    #: a log from outside read into a record: its layout where it is not the game's (a spec trace file is one
+    #: row per turn, as a JsonlLog), its rows as read, the line of the first one in its file (after a header),
+    #: and the keys of the game's rows it does not keep (left out of every comparison)
+    layout: FolderLog | JsonlLog | None = None
+    given_rows: tuple[Any, ...] | None = None
+    first_row_line: int = 1
+    forgives: tuple[str, ...] = ()
+    match_where: str = MATCH_FILE  # where `match` was read, for messages (a trace's end line)
+    #: what reading a log from outside found wrong in it that no turn's replay shows (an Invaders trace whose
+    #: turn-0 row is not the game's start): `verify` reports each as a difference
+    read_problems: tuple[str, ...] = ()
     _outputs_read: dict[str, dict[int, str]] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    @property
+    def log(self) -> FolderLog | JsonlLog:
+        """How this log keeps the game's part of each turn."""
+        return self.layout or self.game.log
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -70,7 +89,7 @@ class MatchRecord:
 
     def turn_folder(self, turn: int) -> Path:
         """A folder log's folder of `turn`."""
-        return self.path / self.game.log.turn_folder.format(turn=turn)  # type: ignore[union-attr]
+        return self.path / self.log.turn_folder.format(turn=turn)  # type: ignore[union-attr]
 
     def seat_file(self, turn: int, seat: str, name: str) -> Path:
         """Where a folder log keeps `name` (its log name) of `seat` at `turn`."""
@@ -78,27 +97,33 @@ class MatchRecord:
 
     def logged_name(self, name: str) -> str:
         """An input file's name in a folder log (Tower Defence keeps state.json as JsonMap.json)."""
-        log = self.game.log
+        log = self.log
         return log.file_names.get(name, name) if isinstance(log, FolderLog) else name
 
     @cached_property
     def rows(self) -> list[Any]:
         """A log.jsonl log's rows, one per turn played, in order ([] for a folder log)."""
-        log = self.game.log
-        if not isinstance(log, JsonlLog):
-            return []
+        log = self.log
+        if self.given_rows is not None or not isinstance(log, JsonlLog):
+            return list(self.given_rows or ())
         return read_jsonl(self.path / log.file_name)
 
+    def row_line(self, index: int) -> int:
+        """The line of the `index`th row in its file, for messages."""
+        return self.first_row_line + index
+
     def bot_output(self, turn: int, seat: str) -> str:
-        """What `seat`'s bot printed at `turn` (stderr, stray stdout, the runner's notes)."""
-        log = self.game.log
+        """What `seat`'s bot printed at `turn` (stderr, stray stdout, the runner's notes); "" where not kept."""
+        log = self.log
+        if self.given_rows is not None:
+            return ""  # a log from outside: it keeps no bot output
         if isinstance(log, FolderLog):
             return read_text(self.seat_file(turn, seat, log.output)) or ""
         return self._outputs(seat).get(turn, "")
 
     def _outputs(self, seat: str) -> dict[int, str]:
         if seat not in self._outputs_read:  # a log.jsonl game keeps one output file per seat: read it once
-            self._outputs_read[seat] = read_turns(output_path(self.path, self.game.log.output_folder, seat))  # type: ignore[union-attr]
+            self._outputs_read[seat] = read_turns(output_path(self.path, self.log.output_folder, seat))  # type: ignore[union-attr]
         return self._outputs_read[seat]
 
 
@@ -111,11 +136,15 @@ def read_text(path: Path) -> str | None:
 
 
 def read_jsonl(path: Path) -> list[Any]:
-    """The JSON values of a .jsonl file, one per non-empty line; a last line cut short by a kill is left out;
-    UserError naming the file and line otherwise."""
+    """The JSON values of a .jsonl file (or .jsonl.gz), one per non-empty line; a last line cut short by a kill
+    is left out; UserError naming the file and line otherwise."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        if path.name.endswith(".gz"):
+            with gzip.open(path, "rt", encoding="utf-8") as handle:
+                text = handle.read()
+        else:
+            text = path.read_text(encoding="utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as error:  # EOFError: a truncated .gz
         raise UserError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
     lines = text.split("\n")
     values = []
@@ -148,16 +177,19 @@ def is_record_log(path: Path) -> bool:
 
 
 def open_record(game: Game, path: Path) -> MatchRecord:
-    """The log at `path` as one record: a log the core wrote, or one from outside that the game reads
+    """The log at `path` as one record: one the core wrote, or one from outside that its game reads
     (`Game.open_foreign_log`); UserError (one line) when it is neither."""
     path = Path(path)
     header = read_header(path) if path.is_dir() else None
-    if header is None:  # perhaps a log from outside, which the game may read (official Tower Defence logs)
-        foreign = getattr(game, "open_foreign_log", lambda _: None)(path)
-        if foreign is not None:
-            return foreign
-        if not path.is_dir():
-            raise UserError(f"{path}: no such log folder")
+    reader = getattr(game, "open_foreign_log", None)  # (a game not built on GameDefaults may lack it)
+    if header is None and reader is not None and (foreign := reader(path)) is not None:
+        return foreign  # type: ignore[no-any-return]
+    if path.is_file():
+        raise UserError(f"{path}: not a log of {game.name} (a folder td-runner wrote, or a trace file the game "
+                        "reads)")
+    if not path.is_dir():
+        raise UserError(f"{path}: no such log folder")
+    if header is None:
         raise UserError(f"{path}: not a match log written by td-runner (no {RECORD_FILE} with a header)")
     if header.get("game") != game.name:
         raise UserError(f"{path}: a {header.get('game')} log, not a {game.name} log")
@@ -171,6 +203,22 @@ def open_record(game: Game, path: Path) -> MatchRecord:
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise UserError(f"{path / RECORD_FILE}:{number}: not a turn of the record ({error})") from None
     return MatchRecord(path, game, header, tuple(turns), read_match(path))
+
+
+def trace_record(game: Game, path: Path, seats: tuple[str, ...],
+                 turns: list[tuple[Any, dict[str, Answer], Any, dict[str, tuple[str, ...]]]],
+                 first_line: int, match: Mapping[str, Any] | None = None, forgives: tuple[str, ...] = (),
+                 match_where: str = "", problems: tuple[str, ...] = ()) -> MatchRecord:
+    """A spec trace file read into a record (for `Game.open_foreign_log`): per turn its number, each seat's
+    answer, its row (what the game's `TurnReport.record` holds) and the refusals the trace shows, the first from
+    line `first_line` of the file, how it ended in match.json's words (read at `match_where`) and what is wrong
+    with it besides (`problems`); its seats play with the game's default config, no seed and no events."""
+    recorded = tuple(RecordedTurn(turn, answers, {}, None, rejected, first_line + index)
+                     for index, (turn, answers, _, rejected) in enumerate(turns))
+    header = {"game": game.name, "seats": list(seats), "names": {}, "seed": 0, "options": {}}
+    return MatchRecord(Path(path), game, header, recorded, match, layout=JsonlLog(file_name=Path(path).name),
+                       given_rows=tuple(turn[2] for turn in turns), first_row_line=first_line, forgives=forgives,
+                       match_where=match_where or MATCH_FILE, read_problems=problems)
 
 
 def default_log_session(game: Game, record: MatchRecord) -> Session:

@@ -33,27 +33,41 @@ def file_kinds(game_name: str) -> tuple[str, ...]:
 
 
 def validate_path(game: Any, path: Path, kind: str | None) -> list[FileReport] | None:
-    """Reports for a file of one of the game's kinds (given, or known by its file name) or a whole log; None
-    when `path` is nothing this game knows."""
+    """Reports for a file of one of the game's kinds (given, or detected by `Game.detect_kind`) or a whole log
+    (one the core wrote, or one from outside the game reads); None when `path` is nothing this game knows."""
     path = Path(path)
     log_kind = f"{game.name}-log"
-    if path.is_dir():
-        return [log_report(game, path)] if kind in (None, log_kind) and is_record_log(path) else None
+    if kind == log_kind or (kind is None and (is_record_log(path) or game.is_log(path))):
+        return [log_report(game, path)]
     kinds = schema_kinds(game.name)
-    if kind is None:
-        kind = next((k for k, schema in kinds.items() if path.name == schema.split("/")[1] + ".json"), None)
-    if kind not in kinds:
+    if path.is_dir() or kind not in (None, *kinds):
         return None
+    problem = None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        return [FileReport(path, kind, unreadable=error.strerror or str(error))]
+        return [FileReport(path, kind, unreadable=error.strerror or str(error))] if kind else None
     except ValueError as error:
-        return [FileReport(path, kind, (Problem("", f"not valid JSON: {error}"),))]
+        data, problem = NOT_JSON, Problem("", f"not valid JSON: {error}")
+    kind = kind or game.detect_kind(path, data)
+    if kind not in kinds:
+        return None
+    if problem is not None:
+        return [FileReport(path, kind, (problem,))]
     problems = list(dict.fromkeys(check_schema(kinds[kind], data)))
     if not problems and kind.endswith("-config"):
         problems = list(game.config_problems(data))
     return [FileReport(path, kind, tuple(problems))]
+
+
+#: what `Game.detect_kind` is given for a file that is not JSON
+NOT_JSON = object()
+
+
+def kind_by_name(game_name: str, path: Path) -> str | None:
+    """`GameDefaults.detect_kind`: the kind whose schema names the file (`state.json` is `<game>-state`)."""
+    return next((k for k, schema in schema_kinds(game_name).items() if path.name == schema.split("/")[1] + ".json"),
+                None)
 
 
 def log_report(game: Any, path: Path) -> FileReport:
@@ -66,7 +80,7 @@ def log_report(game: Any, path: Path) -> FileReport:
         return FileReport(path, kind, unreadable=str(error))
     problems: list[Problem] = []
     schemas = {schema.split("/")[1] + ".json": schema for schema in schema_kinds(game.name).values()}
-    if isinstance(game.log, FolderLog):
+    if isinstance(record.log, FolderLog):
         for turn in record.turns:
             for seat in turn.answers:
                 for name, schema in schemas.items():

@@ -4,11 +4,12 @@ JSON path."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Mapping
 from typing import Any
 
 from runner.games.interface import Check, FolderLog, Session, TurnInput, TurnReport
-from runner.logtools.compare import file_difference, first_difference, first_line_difference
+from runner.logtools.compare import equal_but, file_difference, first_difference, first_line_difference
 from runner.logtools.record import MatchRecord, RecordedTurn, open_record, read_text
 from runner.matchlog.record import RECORD_FILE, input_digest
 from runner.words import plural
@@ -21,10 +22,10 @@ def verify_log(game: Any, path: Any, record: MatchRecord | None = None) -> Check
     """The whole check: `Game.verify` of every game that has no log tools of its own (`record`: the log already
     opened, perhaps with other options, such as Tower Defence's command order)."""
     record = record or open_record(game, path)
-    forgive = frozenset(getattr(game, "log_forgives", ()))
+    forgive = frozenset((*getattr(game, "log_forgives", ()), *record.forgives))
     session = game.log_session(record)
-    found: list[str] = []
-    first: int | None = None  # the first turn with a difference
+    found: list[str] = list(record.read_problems)  # what reading a log from outside found wrong with its start
+    first: int | None = 0 if found else None  # the first turn with a difference
     for index, turn in enumerate(record.turns):
         if session.outcome() is not None:
             found.append(f"turn {turn.turn}: the replayed match ended before it")
@@ -35,8 +36,9 @@ def verify_log(game: Any, path: Any, record: MatchRecord | None = None) -> Check
         active = session.active_seats()
         if set(active) != set(turn.answers):
             found.append(f"turn {turn.turn}: seats {sorted(turn.answers)} answered, the replay asks {sorted(active)}")
-        inputs = session.inputs()
-        found += _inputs(record, turn.turn, inputs, active, turn.inputs, forgive, _view(record, session))
+        if turn.inputs or isinstance(record.log, FolderLog):  # (a trace from outside keeps no inputs)
+            found += _inputs(record, turn.turn, session.inputs(), active, turn.inputs, forgive,
+                             _view(record, session))
         report = session.play_turn({seat: turn.answers[seat] for seat in active if seat in turn.answers})
         found += _report(record, index, turn, report, forgive)
         first = turn.turn if first is None and found else first
@@ -46,7 +48,8 @@ def verify_log(game: Any, path: Any, record: MatchRecord | None = None) -> Check
         found += _ending(record, session, forgive)
     turns = len(record.turns)
     if not found:
-        return Check(True, (f"{path}: {plural(turns, 'turn')} replayed, every input, record and final file identical",),
+        kept = "every input, record and final file" if record.given_rows is None else "every row and the end"
+        return Check(True, (f"{path}: {plural(turns, 'turn')} replayed, {kept} identical",),
                      {"turns": turns, "differences": [], "first_turn": None})
     lines = [f"{path}: {len(found)} difference{'s' if len(found) != 1 else ''} in {turns} turns; the first:"]
     lines += [f"  {line}" for line in found[:MAX_LINES]]
@@ -61,7 +64,7 @@ def _inputs(record: MatchRecord, turn: int, inputs: Mapping[str, TurnInput], sea
     """Each seat's input: a folder log's files (and its copy of the view), a log.jsonl record's digest of the
     input line."""
     found = []
-    folder_log = isinstance(record.game.log, FolderLog)
+    folder_log = isinstance(record.log, FolderLog)
     for seat in seats:
         given = inputs[seat]
         if folder_log:
@@ -109,7 +112,7 @@ def _answer_file(record: MatchRecord, turn: int, seat: str) -> list[str]:
     """A folder log's answer file against the answer the record says the game was given (a blank one may be
     kept in the game's words, Tower Defence's "No Command")."""
     answer = record.turns_by_number[turn].answers.get(seat)
-    log = record.game.log
+    log = record.log
     path = record.seat_file(turn, seat, log.answer)  # type: ignore[union-attr]
     logged = read_text(path)
     if answer is None or logged is None or logged == answer.text:
@@ -125,7 +128,7 @@ def _report(record: MatchRecord, index: int, turn: RecordedTurn, report: TurnRep
     """The game's part of the turn: its turn files (folder log) or its row (log.jsonl), and the core record's
     events and refusals."""
     found = []
-    log = record.game.log
+    log = record.log
     if isinstance(log, FolderLog):
         for name, text in report.log_files.items():
             path = record.turn_folder(turn.turn) / name
@@ -138,11 +141,12 @@ def _report(record: MatchRecord, index: int, turn: RecordedTurn, report: TurnRep
         rows = record.rows
         row = rows[index] if index < len(rows) else None
         if row is None:
-            found.append(f"turn {turn.turn}, {log.file_name}: no line {index + 1}")
-        elif row != (replayed_row := report.record) and (difference := first_difference(row, replayed_row, forgive)):
-            found.append(f"turn {turn.turn}, {log.file_name} line {index + 1}: {difference}")
-    if record.ended is not None:
-        return found  # a log from outside keeps no events or refusals
+            found.append(f"turn {turn.turn}, {log.file_name}: no line {record.row_line(index)}")
+        elif (row != (replayed_row := report.record) and not equal_but(row, replayed_row, record.forgives)
+              and (difference := first_difference(row, replayed_row, forgive))):
+            found.append(f"turn {turn.turn}, {log.file_name} line {record.row_line(index)}: {difference}")
+    if turn.events is None:
+        return found  # a log from outside keeps no events or refusals: its files or rows are all there is
     replayed = {"events": list(report.events), "rejected": {k: list(v) for k, v in report.rejected.items()}}
     logged = {"events": list(turn.events), "rejected": {k: list(v) for k, v in turn.rejected.items()}}
     if difference := first_difference(logged, replayed, forgive):
@@ -160,12 +164,12 @@ def _ending(record: MatchRecord, session: Session, forgive: Collection[str]) -> 
     if outcome is None:
         if ended is False:
             return [f"the log stops after turn {session.turn - 1} without a match's final files; the replay goes on"]
-        return [f"{'the log' if ended else 'match.json'}: the match ended, but the replay goes on after turn "
+        return [f"{'the log' if ended else record.match_where}: the match ended, but the replay goes on after turn "
                 f"{session.turn - 1}"]
     if ended is False:
         return [f"turn {session.turn}: the replayed match ends, but the log has no final files"]
     found = []
-    if isinstance(record.game.log, FolderLog):
+    if isinstance(record.log, FolderLog):
         view = _view(record, session)
         for seat, given in session.inputs().items():
             if seat in session.active_seats():
@@ -181,7 +185,9 @@ def _ending(record: MatchRecord, session: Session, forgive: Collection[str]) -> 
         return found
     replayed = {"end_reason": outcome.reason, "winner": outcome.winner,
                 "ranking": [list(group) for group in outcome.ranking]}
+    more = {"rounds": len(record.turns), **json.loads(json.dumps(outcome.details))}  # where the log says them
+    replayed.update((key, value) for key, value in more.items() if key in record.match)
     logged = {key: record.match.get(key) for key in replayed}
     if difference := first_difference(logged, replayed):
-        found.append(f"match.json: {difference}")
+        found.append(f"{record.match_where}: {difference}")
     return found

@@ -45,7 +45,7 @@ def test_a_path_two_games_fit_is_refused_naming_both(trace: Path, monkeypatch: p
 def test_game_picks_the_game_of_a_trace(trace: Path) -> None:
     assert game_of_log(trace).name == "invaders"
     code, out, _ = cli("verify", str(trace), "--game", "invaders")  # the Invaders rules judge the row
-    assert code == 1 and out.splitlines()[1] == "turn 0: dg: expected 0, got 50"
+    assert code == 1 and out.splitlines()[1] == "  turn 0, trace.jsonl line 1 (the start): $.dg: 0 != 50"
     assert cli("verify", str(trace), "--game", "stone")[2] == (
         "error: unknown game 'stone'; the games are: " + ", ".join(runner.games.GAMES) + "\n")
 

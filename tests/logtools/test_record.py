@@ -65,3 +65,45 @@ def test_comparisons_name_the_place() -> None:
     assert first_difference({"a": 1}, {"a": 1.0}) == "$.a: 1 != 1.0"
     assert file_difference("x.txt", "a\nb\n", "a\nc\n") == "line 2: 'b' != 'c'"
     assert file_difference("x.json", '{"k": [1]}', '{"k": [1, 2]}') == "$.k: 1 items != 2 items"
+
+
+TRACES = Path(__file__).parents[1] / "games"
+
+
+@pytest.mark.parametrize(("game_name", "trace", "turns"), [
+    ("lanes", TRACES / "lanes" / "data" / "wall_vs_trickle.jsonl", 19),
+    ("invaders", TRACES / "invaders" / "data" / "idle__vs__greedy.jsonl.gz", 1100)])
+def test_a_trace_from_outside_is_read_into_a_record_by_its_game(game_name: str, trace: Path, turns: int) -> None:
+    """`open_record` asks the game's `open_foreign_log` where a path has no record.jsonl: a trace becomes a record
+    that keeps rows (like a JsonlLog, from line 2: line 1 is the trace's header or start) and no events, so the
+    core's verify, diff, replay and validate serve it."""
+    game = get_game(game_name)
+    record = open_record(game, trace)
+    assert len(record.turns) == len(record.rows) == turns and record.row_line(0) == 2
+    assert all(turn.events is None and turn.inputs == {} for turn in record.turns)
+    assert record.log.file_name == trace.name and record.bot_output(1, record.seats[0]) == ""
+    assert game.verify(trace, {}).same and game.diff(trace, trace, {"strict": True}).same
+    assert game.replay(trace).turns[:2] == (1, 2)
+    [report] = game.validate(trace, None, {})
+    assert report.kind == f"{game_name}-log" and report.is_valid
+
+
+def test_a_file_no_game_reads_is_one_error_naming_it(tmp_path: Path) -> None:
+    trace = TRACES / "lanes" / "data" / "wall_vs_trickle.jsonl"
+    with pytest.raises(UserError, match=r"wall_vs_trickle.jsonl: not a log of warzone \(a folder td-runner wrote"):
+        open_record(get_game("warzone"), trace)
+    with pytest.raises(UserError, match=r"nothing: no such log folder"):
+        open_record(get_game("lanes"), tmp_path / "nothing")
+
+
+def test_verify_checks_match_json_rounds_and_the_games_own_result_keys(lanes_log: Path, tmp_path: Path) -> None:
+    """Besides the winner, end reason and ranking: `rounds` and the keys the game's Outcome adds (Lanes' `hp`),
+    where match.json has them (a trace's end line says the same things)."""
+    for key, value, line in (("rounds", 5, "  match.json: $.rounds: 5 != 4"),
+                             ("hp", {"P1": 10, "P2": 9}, "  match.json: $.hp.P2: 9 != 10")):
+        log = Path(shutil.copytree(lanes_log, tmp_path / key))
+        summary = json.loads((log / "match.json").read_text())
+        summary[key] = value
+        (log / "match.json").write_text(json.dumps(summary))
+        check = get_game("lanes").verify(log, {})
+        assert not check.same and check.lines[1:] == (line,), check.lines

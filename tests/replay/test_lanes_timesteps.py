@@ -13,7 +13,7 @@ from runner.replay.pack import unpacked
 from runner.games.interface import Answer
 from runner.games import get_game
 from runner.games.lanes.html_record import KILLED, ON_LANE, SCORED, battle
-from runner.games.lanes.logs import ANSWER, open_log, replay
+from runner.logtools.record import open_record
 from runner.games.lanes.protocol.commands import read_orders
 from runner.games.lanes.rules.battle import Lane
 from runner.games.lanes.rules.config import LanesConfig
@@ -116,15 +116,20 @@ def test_every_timestep_is_the_engines_stepped_here_lane_by_lane(busy_log: Path)
     """Each turn's lanes are stepped here with no recorder, from the logged commands.txt; after every
     timestep the record's soldiers on the lane, and its towers, are the lane's, and what it shows leaving
     (killed, scored, destroyed) is that timestep's cleanup tally."""
-    record = get_game("lanes").html_replay(busy_log)[0]
-    board, config = record["board"], open_log(busy_log).config
-    opened = replay(busy_log)
+    game = get_game("lanes")
+    record = game.html_replay(busy_log)[0]
+    board = record["board"]
+    session = game.log_session(logged := open_record(game, busy_log))
+    config, frames = session.config, {}
+    for played in logged.turns:  # each turn's state before it, from the core's replay of the log
+        frames[played.turn] = (session.state,)
+        session.play_turn(played.answers)
     seen = {"killed": 0, "scored": 0, "destroyed": 0, "stunned": 0}
     for index, turn in enumerate(record["turns"]):
-        state = opened.frames[turn][0]
+        state = frames[turn][0]
         plans = []
         for p, seat in enumerate(("P1", "P2")):
-            text = next(t for t in opened.log.turns if t.turn == turn).seat_files[seat][ANSWER]
+            text = (busy_log / f"Turn {turn:03d}" / f"{seat} - bot{seat}" / "commands.txt").read_text()
             orders, problems = read_orders(text, state, p, config)
             assert not problems, problems
             plans.append(apply_orders(config, state, p, orders))

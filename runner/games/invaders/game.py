@@ -1,6 +1,6 @@
 """Invaders behind the core's `Game` interface: static facts, options, config, and the log tools' entry points.
 
-The log tools read files, so they live in `logs.py`; this module only reads a config file when given one.
+The log tools are the core's; what reads Invaders' own files (koth traces) is in `logs.py`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ from typing import Any
 from runner.bots.languages import LaunchTemplate
 from runner.config import read_json_file
 from runner.errors import UserError
-from runner.games.interface import AnswerFile, BotMode, Check, FileReport, GameDefaults, JsonlLog, Option, TimeBudget, positive_int
+from runner.games.interface import AnswerFile, BotMode, GameDefaults, JsonlLog, Option, TimeBudget, positive_int
 from runner.games.invaders import logs
-from runner.logtools.record import is_record_log
 from runner.games.invaders.config import (
     DEFAULT_MAX_TURNS,
     DISQUALIFY,
@@ -63,7 +62,6 @@ class InvadersGame(GameDefaults):
     )
 
     verify_options: tuple[Option, ...] = ()
-    file_kinds = logs.KINDS
     end_reasons: Mapping[str, str] = {
         "life": "100 invaders got through (the defender's life reached 0)",
         "max_turns": "the turn cap was reached",
@@ -114,23 +112,13 @@ class InvadersGame(GameDefaults):
         return line.strip()  # spec 18: one answer line per request line
 
     def is_log(self, path: Path) -> bool:
-        return Path(path).is_file() and logs.is_log(path)  # a koth trace; a log the core wrote names its game
+        return logs.is_log(path)  # a koth trace; a log the core wrote names its game
 
-    def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
-        return super().verify(path, options) if is_record_log(path) else logs.verify(path)
+    def open_foreign_log(self, path: Path) -> Any:
+        return logs.open_trace(self, path)
 
-    def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
-        if is_record_log(path_a) and is_record_log(path_b):
-            return super().diff(path_a, path_b, options)
-        return logs.diff(path_a, path_b, strict=bool(options.get("strict")))  # a trace: spec 16 rows
-
-    def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
-        if is_record_log(path):
-            return super().validate(path, kind, options)
-        return logs.validate(path, kind)
-
-    def replay(self, path: Path) -> Any:
-        return super().replay(path) if is_record_log(path) else logs.replay(path)
+    def detect_kind(self, path: Path, data: Any) -> str | None:
+        return logs.detect_kind(path, data)
 
     def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
         """The HTML replay's compact record of a log and the script that draws the board (runner/replay/)."""

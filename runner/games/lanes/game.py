@@ -1,6 +1,6 @@
 """Lanes behind the core's `Game` interface: static facts, the --max-turns option, config, log tools.
 
-The log tools read files, so they live in `logs.py`; this module reads only a given config file.
+The log tools are the core's; what reads Lanes' own files (spec 11 traces, commands.txt) is in `logs.py`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import attrs
 
 from runner.config import read_json_file
 from runner.errors import UserError
-from runner.games.interface import AnswerFile, AnswerLines, BotMode, Check, FileReport, FolderLog, GameDefaults, Option, positive_int
+from runner.games.interface import AnswerFile, AnswerLines, BotMode, FileReport, FolderLog, GameDefaults, Option, positive_int
 from runner.games.lanes.protocol.commands import MAX_BYTES
 from runner.games.lanes.protocol.config_json import parse_config, render_config
 from runner.games.lanes.rules.config import LanesConfig
@@ -58,7 +58,7 @@ class LanesGame(GameDefaults):
         ),
     )
 
-    file_kinds = ("lanes-state", "lanes-config", "lanes-commands")
+    file_kinds = ("lanes-state", "lanes-config", "lanes-commands", "lanes-log")
     end_reasons = {"hp": "a player's HP reached 0", "max_turns": "the turn limit was reached"}
 
     def seats(self, player_count: int) -> tuple[str, ...]:
@@ -83,38 +83,38 @@ class LanesGame(GameDefaults):
             raise UserError(f"lanes is played by 2 bots, not {len(seats)}")
         return LanesSession(config, tuple(seats))
 
+    def config_problems(self, data: Any) -> list[Any]:
+        from runner.schemas import Problem
+
+        try:
+            parse_config(data)
+        except UserError as error:
+            return [Problem("", str(error))]
+        return []
+
     def is_log(self, path: Path) -> bool:
         return _logs().is_trace(path)  # a spec 11 trace file; a log the core wrote names its game itself
 
-    def verify(self, path: Path, options: Mapping[str, Any]) -> Check:
-        return _logs().verify(path) if _logs().is_trace(path) else super().verify(path, options)
+    def open_foreign_log(self, path: Path) -> Any:
+        return _logs().open_trace(self, path)
 
-    def diff(self, path_a: Path, path_b: Path, options: Mapping[str, Any]) -> Check:
-        if _logs().is_trace(path_a) or _logs().is_trace(path_b):
-            return _logs().diff(path_a, path_b)
-        return super().diff(path_a, path_b, options)
+    def detect_kind(self, path: Path, data: Any) -> str | None:
+        return _logs().detect_kind(path, data)  # state.json and config files by content: other games share the names
 
     def validate(self, path: Path, kind: str | None, options: Mapping[str, Any]) -> list[FileReport] | None:
-        """A state.json, commands.txt or config file (lanes' own checks); a log folder: the core's check (every
-        state.json against its schema, and the replay)."""
-        if path.is_dir():
-            return super().validate(path, kind, options)
-        check = _logs().validate(path)
-        if check is None:
-            return None
-        # a failed check's first line is its heading ("4 problems", "rejected, against state.json"): the problems
-        # are the lines under it, so `validate` counts 4 for 4 (it counted the heading as a fifth)
-        lines = check.lines[1:] or check.lines
-        return [FileReport(path, kind or "lanes", () if check.same else tuple(line.strip() for line in lines))]
+        """A commands.txt is Lanes' own check; anything else the core's (schemas, then the config's values)."""
+        logs = _logs()
+        if kind == logs.COMMANDS or (kind is None and logs.detect_kind(path, None) == logs.COMMANDS):
+            return [logs.commands_report(path)]
+        return super().validate(path, kind, options)
 
-    def replay(self, path: Path) -> Any:
-        return _logs().replay(path) if _logs().is_trace(path) else super().replay(path)
+    @property
+    def board_view(self) -> Any:
+        """The board of the core's HTML replay (html_record.py), loaded only by a replay; a spec 11 trace gets it
+        too, read into the core's record (`open_foreign_log`)."""
+        from runner.games.lanes.html_record import VIEW
 
-    def html_replay(self, path: Path) -> tuple[dict[str, Any], str]:
-        """The core's HTML replay with the board drawn, of a log or a spec 11 trace (html_record.py)."""
-        from runner.games.lanes.html_record import html_replay
-
-        return html_replay(self, path)
+        return VIEW
 
 
 def read_json(path: Path) -> Any:

@@ -31,17 +31,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from runner.games.interface import Absent, Answer, Fault
-from runner.games.lanes import logs
-from runner.games.lanes.protocol.trace_replay import LoggedAnswer
+from runner.games.interface import Answer, Fault
 from runner.games.lanes.rules.battle import Lane, LiveTower, Soldier
 from runner.games.lanes.rules.config import LanesConfig
 from runner.games.lanes.rules.orders import Orders
 from runner.games.lanes.rules.state import PLAYERS, GameState
 from runner.games.lanes.rules.turn import play_turn
-from runner.games.lanes.session import NO_FILE, SEATS, LanesSession, read_answer
+from runner.games.lanes.session import SEATS, LanesSession, read_answer
 from runner.logtools.record import MatchRecord, RecordedTurn
-from runner.replay.default import BoardView, Shown, default_html_replay, html_of_record
+from runner.replay.default import BoardView, Shown
 
 #: Fates of a soldier at its last sub-step (`S`).
 ON_LANE, SCORED, KILLED = 0, 1, 2
@@ -142,22 +140,3 @@ def _board(record: MatchRecord, session: LanesSession) -> dict[str, Any]:
 
 VIEW = BoardView(Path(__file__).with_name("html_board.js"), _board, _turn, step_word="Timestep")
 
-
-def html_replay(game: Any, path: Path) -> tuple[dict[str, Any], str]:
-    """A log the core wrote, through its record; a spec 11 trace (from outside: no record.jsonl) read into one."""
-    if not logs.is_trace(path):
-        return default_html_replay(game, path, VIEW)
-    opened = logs.open_log(Path(path))
-    turns = tuple(RecordedTurn(turn.turn, dict(zip(SEATS, map(_answer, turn.answers))), {}, (), {}, 0)
-                  for turn in opened.turns)
-    record = MatchRecord(Path(path), game, {"seats": list(SEATS)}, turns, None)
-    return html_of_record(game, record, game.new_session(opened.config, SEATS, 0, {}), VIEW)
-
-
-def _answer(logged: LoggedAnswer) -> Answer:
-    """A trace's answer as the core gives it: its text, or the bot's fault its E01 names (no file: none)."""
-    if not logged.fault_problems:
-        return Answer(logged.text)
-    message = logged.fault_problems[0].message
-    return Answer("", absent=Absent.NO_FILE) if message == NO_FILE else \
-        Answer("", Fault.CRASH, detail=message.removeprefix("bot "))

@@ -11,10 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from runner.games.interface import Answer
 from runner.games.tower_defence.engine.state import PLAYERS
-from runner.logtools.record import MatchRecord, RecordedTurn, is_record_log
-from runner.replay.default import BoardView, Shown, default_html_replay, html_of_record
+from runner.logtools.record import MatchRecord, RecordedTurn
+from runner.replay.default import BoardView, Shown
 
 TYPES = ("DEFENSE", "ATTACK", "ENERGY", "TESLA")
 

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from runner.cli import main
-from runner.games.invaders.logs import iter_rows
-from runner.games.invaders.rules.trace import STATE_KEYS, TURN_KEYS, compare_rows
+from runner.games.invaders import GAME
 
 ROOT = Path(__file__).parents[3]
 BOTS = ROOT / "starter-bots" / "invaders"
@@ -43,14 +42,8 @@ def test_live_match_of_the_samples_is_the_reference_game(tmp_path: Path) -> None
     assert summary["end_reason"] == "life" and summary["rounds"] == summary["score"] == 12630
     assert all(player["events"] == [] for player in summary["players"])
 
-    # td-runner diff, by hand: every spec 16 field of every turn (the answers as sent included)
-    ours = iter_rows(log)
-    reference = iter_rows(TRACE)
-    assert next(reference)["t"] == 0  # the trace's initial-state row; a match log starts at turn 1
-    turns = 0
-    for expected, got in zip(reference, ours, strict=True):
-        turns += 1
-        assert got["t"] == expected["t"] == turns
-        assert compare_rows(expected, got, STATE_KEYS + TURN_KEYS) == [], f"turn {turns}"
-    assert turns == 12630 and got["end"] is True
-
+    # td-runner diff: every turn's answers as sent and every spec 16 field (the trace keeps no `ir`/`dr`, and its
+    # turn-0 row is the start every match has); then td-runner verify of the trace, the log and the two alike
+    check = GAME.diff(log, TRACE, {})
+    assert check.same and check.data["turns_a"] == check.data["turns_b"] == 12630, check.lines
+    assert GAME.verify(log, {}).same and GAME.verify(TRACE, {}).same

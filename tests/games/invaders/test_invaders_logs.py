@@ -1,5 +1,5 @@
-"""The log tools: the core's for logs the match loop writes (runner/logtools), Invaders' own for reference
-traces; validate."""
+"""The log tools: the core's, for logs the match loop writes and for reference traces read into its record
+(runner/logtools); validate."""
 
 from __future__ import annotations
 
@@ -90,13 +90,21 @@ def test_verify_of_a_tampered_trace_and_bad_files(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text("\n".join(lines))
     check = GAME.verify(path, {})
-    assert not check.same and check.lines[1].startswith("turn 500: sp: expected 1, got True")
+    assert not check.same and check.lines[1:] == ("  turn 500, bad.jsonl line 501: $.sp: 1 != true",)
+    first = json.loads(lines[0])
+    path.write_text("\n".join([json.dumps({**first, "dg": 49}), *lines[1:]]))
+    check = GAME.verify(path, {})
+    assert not check.same and check.lines[1:] == ("  turn 0, bad.jsonl line 1 (the start): $.dg: 49 != 50",
+                                                  "  turn 500, bad.jsonl line 501: $.sp: 1 != true")
     path.write_text("{not json\n")
     assert not GAME.is_log(path)
-    with pytest.raises(UserError, match="not JSON"):
+    with pytest.raises(UserError, match="bad.jsonl: not a log of invaders"):
         GAME.verify(path, {})
-    with pytest.raises(UserError, match="cannot read"):
+    with pytest.raises(UserError, match="nothing.jsonl: no such log folder"):
         GAME.verify(tmp_path / "nothing.jsonl", {})
+    path.write_text("\n".join([lines[0], "[1, 2]"]))
+    with pytest.raises(UserError, match=r"bad.jsonl:2: not a spec 16 row \(a JSON object\)"):
+        GAME.verify(path, {})
 
 
 def test_diff(log: Path, tmp_path: Path) -> None:
@@ -113,8 +121,12 @@ def test_diff(log: Path, tmp_path: Path) -> None:
     assert not check.same and check.data["first_turn"] == 21
     assert check.lines[1] == "turn 21, log.jsonl line 21: $.ir: 'none' != 'other'"
     assert "turn 301, log.jsonl line 301: $: " in check.lines[2]
-    against_trace = GAME.diff(TRACE, log, {})  # a reference trace: compared by Invaders' own rows diff
-    assert not against_trace.same and against_trace.data["first_difference"] is not None
+    against_trace = GAME.diff(TRACE, log, {})  # a reference trace read into the core's record: the core's diff
+    assert not against_trace.same and against_trace.data["first_turn"] == 1
+    assert GAME.diff(TRACE, TRACE, {"strict": True}).same
+    # its own log.jsonl read as a trace: the answers are values there (as the rules read them, `{"a": 1}` for
+    # `{"a":1}`), and the rows say the two agree
+    assert GAME.diff(log, log / "log.jsonl", {}).same and GAME.verify(log / "log.jsonl", {}).same
 
 
 def test_replay_shows_each_turn(log: Path) -> None:
@@ -127,7 +139,10 @@ def test_replay_shows_each_turn(log: Path) -> None:
     detail = replay.render(6, "defender")
     assert 'defender: {"action": "build", "type": "turret", "pos": 2.5} -> refused: build: pos must' in detail[-4]
     assert detail[-2:] == ["--- defender bot output ---", "(none)"]
-    assert GAME.replay(TRACE).turns[0] == 0  # a reference trace: Invaders' own replay of its rows
+    trace = GAME.replay(TRACE)  # a reference trace: the core's replay too, from turn 1 (turn 0 is its start)
+    assert trace.turns == tuple(range(1, 1492))
+    assert trace.render(1)[-2:] == ['defender: {"action":"build","type":"stunner","pos":0} -> accepted',
+                                    "invader: null -> accepted"]
 
 
 def test_validate_config_state_and_log(tmp_path: Path, log: Path) -> None:

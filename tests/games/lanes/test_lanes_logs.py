@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from runner.errors import UserError
-from runner.games.interface import Absent, Answer
+from runner.games.interface import Absent, Answer, Fault
 from runner.games import game_of_log
 from runner.games.lanes import GAME
-from runner.games.lanes import logs as LOGS
 from runner.games.lanes.rules.config import LanesConfig
 from tests.games.lanes.lanes_logs import trickler, waller, write_folder_log
 
@@ -75,7 +74,8 @@ def test_diff(folder_log: Path, tmp_path: Path) -> None:
     assert not strict.same and strict.lines == ("the logs part at turn 2: 1 difference",
                                                 "turn 2, seat P2, BotOutput.txt: line 1: 'P2 says hi' != 'different chatter'")
     traces = GAME.diff(DATA / "wall_vs_wall.jsonl", DATA / "wall_vs_trickle.jsonl", {})
-    assert not traces.same and any("turns: 100 vs 19" in line for line in traces.lines)
+    assert not traces.same and "100 turns != 19 turns" in traces.data["differences"]  # the core's diff of traces
+    assert traces.data["first_turn"] == 1 and traces.lines[1].startswith("turn 1, seat P2, answer: $.text: ")
 
 
 def test_replay_shows_each_turn(folder_log: Path) -> None:
@@ -89,27 +89,39 @@ def test_replay_shows_each_turn(folder_log: Path) -> None:
 
 
 def test_validate_state_commands_and_config(folder_log: Path, tmp_path: Path) -> None:
+    """Lanes' files known by content (other games' state.json and configs share the names), a commands.txt
+    checked against the state.json beside it, and a trace file replayed as a whole log."""
+    def problems(path: Path, kind: str | None = None) -> tuple[str, tuple[str, ...]] | None:
+        reports = GAME.validate(path, kind, {})
+        return None if reports is None else (reports[0].kind, tuple(map(str, reports[0].problems)))
+
     seat = folder_log / "Turn 003" / "P1 - botP1"
-    assert LOGS.validate(seat / "state.json").same
-    check = LOGS.validate(seat / "commands.txt")
-    assert check.same and "against state.json" in check.lines[0]
+    assert problems(seat / "state.json") == ("lanes-state", ())
+    assert problems(seat / "commands.txt") == ("lanes-commands", ())
     bot = tmp_path / "bot"
     shutil.copytree(seat, bot)
     (bot / "commands.txt").write_text("TURN 3\nRECRUIT bomb 500\nEND\n")
-    rejected = LOGS.validate(bot / "commands.txt")
-    assert not rejected.same and rejected.lines[1].startswith("E13 line 2")
+    kind, found = problems(bot / "commands.txt")
+    assert kind == "lanes-commands" and len(found) == 1 and found[0].startswith("E13 line 2")  # money: state.json's
     alone = tmp_path / "commands.txt"
     alone.write_text("TURN 9\nBUILD laser 1 1\nEND\n")
-    assert LOGS.validate(alone).lines[1].startswith("E07 line 2")
-    assert LOGS.validate(folder_log / "game-config.json").same
+    assert problems(alone)[1][0].startswith("E07 line 2")
+    assert problems(folder_log / "game-config.json") == ("lanes-config", ())
     bad = tmp_path / "lanes-config.json"
     bad.write_text(json.dumps({"start_hp": -1}))
-    assert not LOGS.validate(bad).same
+    kind, found = problems(bad)
+    assert kind == "lanes-config" and found
+    unplayable = tmp_path / "wide.json"
+    unplayable.write_text(json.dumps({"width": 3, "max_towers_per_row": 3}))
+    assert problems(unplayable) == ("lanes-config", ("game config: max_towers_per_row must be below width (3)",))
     broken = tmp_path / "state.json"
     broken.write_text(json.dumps({"protocol": "twolane-1", "turn": 0}))
-    assert not LOGS.validate(broken).same
-    assert LOGS.validate(folder_log / "match.json") is None
-    assert LOGS.validate(DATA / "wall_vs_wall.jsonl") is None
+    assert problems(broken)[1]
+    other = tmp_path / "other" / "state.json"  # another game's state.json is not Lanes'
+    other.parent.mkdir()
+    other.write_text(json.dumps({"protocol": "warzone-1", "turn": 0}))
+    assert problems(other) is None and problems(folder_log / "match.json") is None
+    assert problems(DATA / "wall_vs_wall.jsonl") == ("lanes-log", ())
 
 
 def test_not_a_log(tmp_path: Path) -> None:
@@ -138,3 +150,64 @@ def test_validate_a_whole_log_folder(folder_log: Path, tmp_path: Path) -> None:
     (log / "Turn 002" / "P1 - botP1" / "state.json").write_text(json.dumps({"protocol": "twolane-1", "turn": "x"}))
     [report] = GAME.validate(log, None, {})
     assert not report.is_valid and str(report.problems[0]).startswith("Turn 002/P1 - botP1/state.json $")
+
+
+def _tampered(tmp_path: Path, name: str, change) -> Path:
+    lines = [json.loads(line) for line in (DATA / f"{name}.jsonl").read_text().splitlines()]
+    change(lines)
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
+    return path
+
+
+def test_a_trace_is_read_into_the_core_record_and_a_changed_value_is_named_by_turn(tmp_path: Path) -> None:
+    """A spec 11 trace gets the core's verify: each changed value named by turn, line and JSON path; the end line
+    checked as match.json would be."""
+    def steps(lines): lines[1]["steps"][10][5] = 10  # P2's HP after timestep 11 (the horse scores at t=11)
+
+    def money(lines): lines[5]["money"][0] += 1
+
+    def hp(lines): lines[-1]["end"]["hp"] = [10, 8]
+
+    def turns(lines): lines[-1]["end"]["turns"] = 99
+
+    def accepted(lines): lines[3]["commands"][0][1] = "RECRUIT horse 40"  # an order the trace did not send
+
+    expected = {steps: "turn 1, once_vs_passive.jsonl line 2: $.steps[10][5]: 10 != 9",
+                money: "turn 5, once_vs_passive.jsonl line 6: $.money[0]: 103 != 102",
+                hp: "once_vs_passive.jsonl line 102 (the end): $.hp.P2: 8 != 9",
+                turns: "once_vs_passive.jsonl line 102 (the end): $.rounds: 99 != 100",
+                accepted: "turn 3, once_vs_passive.jsonl line 4: $.commands[0][1]: 'RECRUIT horse 40' != 'END'"}
+    for change, line in expected.items():
+        check = GAME.verify(_tampered(tmp_path, "once_vs_passive", change), {})
+        assert not check.same and check.lines[1:] == (f"  {line}",), change.__name__
+
+
+def test_a_trace_replays_in_the_terminal_and_bad_lines_are_one_error(tmp_path: Path) -> None:
+    replay = GAME.replay(DATA / "sloppy_vs_wall.jsonl")  # the core's replay: the session's view, events, answers
+    assert replay.turns == tuple(range(1, 102)) and replay.seats == ("P1", "P2")
+    turn1 = [str(line) for line in replay.render(1)]
+    assert any(line.startswith("P1: TURN 1 | RECRUIT rifle 3") and "-> refused: E10 line 3" in line for line in turn1)
+    assert "  P1: E10 line 3: row 20 out of range 0..19 (row 20 is the deploy row)" in turn1  # the turn's events
+    assert replay.render(101)[-1] == "end: max_turns, winner none"  # the end line: a draw
+    broken = _tampered(tmp_path, "wall_vs_trickle", lambda lines: lines[3].pop("commands"))
+    with pytest.raises(UserError, match=r"wall_vs_trickle.jsonl:4: not a spec 11 turn record"):
+        GAME.verify(broken, {})
+
+
+def test_the_trace_of_a_match_with_faults_verifies(tmp_path: Path) -> None:
+    """A match's own trace.jsonl (default config) with E01s of each kind: no file, a time-out in the core's
+    words, a crash without them; each is read back as the fault it stands for."""
+    def faulty(turn: int, state: str) -> Answer:
+        faults = {2: Answer("", absent=Absent.NO_FILE),
+                  3: Answer("", Fault.TIMEOUT, detail="did not finish within 5.0 s"),
+                  4: Answer("", Fault.CRASH)}
+        return faults.get(turn) or trickler(turn, state)
+
+    session = write_folder_log(tmp_path / "m", LanesConfig(), {"P1": faulty, "P2": waller})
+    trace = next((tmp_path / "m").glob("Turn */trace.jsonl"))
+    rejected = [record["rejected"][0] for record in session.records[1:4]]
+    assert rejected == [["E01 bot wrote no commands.txt"], ["E01 bot did not finish within 5.0 s"],
+                        ["E01 bot crashed or exited with a non-zero status"]]
+    check = GAME.verify(trace, {})
+    assert check.same, check.lines

@@ -163,6 +163,6 @@ def official_record(game: object, path: Path) -> "MatchRecord":
     blank = game.log.blank_answer  # type: ignore[attr-defined]  # "No Command": the official words for nothing
     turns = tuple(
         RecordedTurn(number, {seat: Answer("" if text.strip() == blank else text) for seat in sorted(log.player_dirs)
-                              for text in [log.player_file(number, seat, PLAYER_COMMAND) or ""]}, {}, (), {}, 0)
+                              for text in [log.player_file(number, seat, PLAYER_COMMAND) or ""]}, {}, None, {}, 0)
         for number in range(log.final_round + (0 if ended else 1)))
     return MatchRecord(log.path, game, header, turns, None, ended=ended)  # type: ignore[arg-type]
