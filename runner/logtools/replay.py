@@ -103,7 +103,7 @@ def _difference(record: MatchRecord, turn: RecordedTurn, session: Session, forgi
     """Where the log first holds the turn's start otherwise than the replay: a log.jsonl record's digest of an
     input line; a folder log's copy of the view where it keeps one (one small text), else its input files
     (compared as `verify` compares them)."""
-    log = record.game.log
+    log = record.log
     folder = isinstance(log, FolderLog)
     inputs = session.inputs() if turn.inputs or (folder and not log.view) else {}  # type: ignore[union-attr]
     view = {log.view: session.text_view()} if folder and log.view else {}  # type: ignore[union-attr]

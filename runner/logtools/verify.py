@@ -94,7 +94,7 @@ def _files(record: MatchRecord, turn: int, seat: str, files: Mapping[str, str], 
 
 def _view(record: MatchRecord, session: Session) -> str | None:
     """`Session.text_view()` where a folder log keeps a copy of it in each seat's folder."""
-    log = record.game.log
+    log = record.log
     return session.text_view() if isinstance(log, FolderLog) and log.view else None
 
 
@@ -102,7 +102,7 @@ def _view_file(record: MatchRecord, turn: int, seat: str, view: str | None) -> l
     """A folder log's copy of `Session.text_view()` in each seat's folder, where the game keeps one."""
     if view is None:
         return []
-    path = record.seat_file(turn, seat, record.game.log.view)  # type: ignore[union-attr]
+    path = record.seat_file(turn, seat, record.log.view)  # type: ignore[union-attr]
     logged = read_text(path)
     difference = "missing" if logged is None else first_line_difference(logged, view)
     return [f"turn {turn}, seat {seat}, {path.relative_to(record.path)}: {difference}"] if difference else []
