@@ -15,6 +15,7 @@ turn's numbers still shown"). A column is one of:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import groupby
 from typing import Any
 
@@ -80,26 +81,24 @@ SEAT_COLUMNS = ("commands", "rulings", "outputs")
 
 def packed(record: dict[str, Any]) -> dict[str, Any]:
     """The record with its per-turn columns packed (`frames` and the rest as they are)."""
-    out = dict(record)
-    out["turns"] = pack(record["turns"])
-    out["stats"] = [{**stat, "values": [pack(seat) for seat in stat["values"]]} for stat in record["stats"]]
-    for key in SEAT_COLUMNS:
-        out[key] = [pack(seat) for seat in record[key]]
-    if record.get("frame_index") is not None:
-        out["frame_index"] = pack(record["frame_index"])
-    out["packed"] = True
-    return out
+    return {**_columns(record, pack), "packed": True}
 
 
 def unpacked(record: dict[str, Any]) -> dict[str, Any]:
     """A page's record as `packed` was given it."""
     if not record.get("packed"):
         return record
-    out = {key: value for key, value in record.items() if key != "packed"}
-    out["turns"] = unpack(record["turns"])
-    out["stats"] = [{**stat, "values": [unpack(seat) for seat in stat["values"]]} for stat in record["stats"]]
+    return _columns({key: value for key, value in record.items() if key != "packed"}, unpack)
+
+
+def _columns(record: dict[str, Any], change: Callable[[Any], Any]) -> dict[str, Any]:
+    """The record with `change` applied to each per-turn column: turns, each stat's and each seat's values, the
+    frame index."""
+    out = dict(record)
+    out["turns"] = change(record["turns"])
+    out["stats"] = [{**stat, "values": [change(seat) for seat in stat["values"]]} for stat in record["stats"]]
     for key in SEAT_COLUMNS:
-        out[key] = [unpack(seat) for seat in record[key]]
+        out[key] = [change(seat) for seat in record[key]]
     if record.get("frame_index") is not None:
-        out["frame_index"] = unpack(record["frame_index"])
+        out["frame_index"] = change(record["frame_index"])
     return out
