@@ -94,19 +94,14 @@ def _turn(record: MatchRecord, recorded: RecordedTurn, report: TurnReport, numbe
 
 
 def default_html_replay(game: Any, path: Path, view: BoardView | None = None) -> tuple[dict[str, Any], str]:
-    """The log's HTML record (before html.py adds match.json's faults and result) and the board's script
-    (none without a `view`)."""
-    record = open_record(game, path)
-    return html_of_record(game, record, game.log_session(record), view)
-
-
-def html_of_record(game: Any, record: MatchRecord, session: Session,
-                   view: BoardView | None = None) -> tuple[dict[str, Any], str]:
-    """`default_html_replay` of a record already open, played through `session` (new).
+    """The log's HTML record (before html.py adds match.json's faults and result) and the board's script (none
+    without a `view`): its record (a log from outside too, through `open_foreign_log`) played through a new session.
 
     Each turn's numbers are `standings()` after the recorded answers were played, its refusals the rules'; a
     log whose answers stop fitting the rules (a changed file: `verify` names it) is shown up to that turn,
     and its note says so."""
+    record = open_record(game, path)
+    session = game.log_session(record)
     board = None if view is None else view.board(record, session)
     turns: list[Turn] = []
     stats: dict[str, None] = {}  # every seat's number names, in the order first met

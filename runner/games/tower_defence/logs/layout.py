@@ -18,7 +18,6 @@ from runner.errors import UserError
 from runner.games.interface import Answer
 
 if TYPE_CHECKING:
-    from runner.games.tower_defence.engine.config import GameConfig
     from runner.games.tower_defence.engine.state import CommandOrder
     from runner.logtools.record import MatchRecord
 
@@ -95,18 +94,6 @@ class MatchLog:
 
 #: Game config files looked for in a match folder, in this order (ours first, then the official name).
 LOG_CONFIG_NAMES = ("game-config.json", "game-config.properties")
-
-
-def log_game_config(log: MatchLog) -> tuple["GameConfig", Path | None]:
-    """The game config stored in the log folder and its path, or the official defaults and None."""
-    from runner.games.tower_defence.config_file import load_game_config  # imported late: it pulls in jsonschema
-    from runner.games.tower_defence.engine.config import GameConfig
-
-    for name in LOG_CONFIG_NAMES:
-        path = log.side_file(name)
-        if path is not None:
-            return load_game_config(path), path
-    return GameConfig(), None
 
 
 def open_match_log(path: Path | str) -> MatchLog:
