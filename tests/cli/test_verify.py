@@ -118,6 +118,8 @@ def test_an_interrupted_log_whose_rounds_are_identical_verifies(tmp_path: Path) 
     out = io.StringIO()
     assert cli_main(["verify", str(folder)], out=out, err=io.StringIO()) == 0
     assert "7 turns replayed, every input, record and final file identical" in out.getvalue()
+    assert "the log records no result (a trace without an end line, a match cut short or interrupted), so none was " \
+           "compared" in out.getvalue()
     shutil.rmtree(folder / "Round 003")
     out = io.StringIO()
     assert cli_main(["verify", str(folder)], out=out, err=io.StringIO()) == 1

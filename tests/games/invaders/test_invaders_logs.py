@@ -171,3 +171,18 @@ def test_validate_config_state_and_log(tmp_path: Path, log: Path) -> None:
     other.write_text('{"round": 3}')
     assert GAME.validate(other, None, {}) is None and GAME.validate(tmp_path, None, {}) is None
     assert GAME.config_problems({"maxTurns": True}) != [] and GAME.config_problems({}) == []
+
+
+def test_verify_of_a_trace_does_not_claim_an_end_it_has_not(tmp_path: Path) -> None:
+    """A koth trace keeps no end line (nor the config its turn cap came from): verify compares its rows and says
+    that no result was compared, for a whole trace and for one cut short in the middle of a line alike."""
+    note = ("; the log records no result (a trace without an end line, a match cut short or interrupted), so none "
+            "was compared")
+    with gzip.open(TRACE, "rt") as handle:
+        text = handle.read()
+    assert GAME.verify(TRACE, {}).lines[0].endswith(f"1491 turns replayed, every row identical{note}")
+    path = tmp_path / "cut.jsonl"
+    path.write_text(text[:3000])
+    check = GAME.verify(path, {})
+    assert check.same and 0 < check.data["turns"] < 1491
+    assert check.lines[0].endswith(f"every row identical{note}")
