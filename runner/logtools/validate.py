@@ -75,9 +75,9 @@ def log_report(game: Any, path: Path) -> FileReport:
     kind = f"{game.name}-log"
     try:
         record = open_record(game, path)
-        check = verify_log(game, path)
-    except UserError as error:
-        return FileReport(path, kind, unreadable=str(error))
+        check = verify_log(game, path, record)  # the record read once
+    except UserError as error:  # its message names the path, which the report prints itself
+        return FileReport(path, kind, unreadable=str(error).removeprefix(f"{path}: "))
     problems: list[Problem] = []
     schemas = {schema.split("/")[1] + ".json": schema for schema in schema_kinds(game.name).values()}
     if isinstance(record.log, FolderLog):
